@@ -1,0 +1,138 @@
+"""Ray engine: one API over two back-ends, chosen by an import probe.
+
+`RayScene` holds a list of meshes (one Embree geometry each) and answers batched queries:
+
+- `occluded(origins, directions, lengths)`: any hit closer than `lengths` (Embree's occlusion
+  query with a far distance), the fast path for line-of-sight segments;
+- `first_hit(origins, directions, lengths)`: distance to and index of the closest mesh hit.
+
+The Embree back-end (`embreex`) is used when it imports; otherwise trimesh's pure-Python
+intersector serves as a (roughly 10,000x slower) fallback so the project still runs where embreex
+has no wheel. `ENGINE` names the active back-end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import trimesh
+
+try:  # import probe, as trimesh does for its own ray module
+    from embreex import mesh_construction as _embree_mesh
+    from embreex import rtcore_scene as _embree_scene
+
+    HAS_EMBREE = True
+except ImportError:  # pragma: no cover - exercised only where embreex has no wheel
+    HAS_EMBREE = False
+
+ENGINE = "embreex" if HAS_EMBREE else "trimesh"
+_NO_HIT = np.float32(np.inf)
+
+
+def _as_f32(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.float32)
+
+
+class _EmbreeBackend:
+    """Meshes in one Embree scene; geometry ids follow the order of the meshes."""
+
+    def __init__(self, meshes: list[trimesh.Trimesh]):
+        self.scene = _embree_scene.EmbreeScene()
+        for mesh in meshes:
+            _embree_mesh.TriangleMesh(
+                self.scene,
+                _as_f32(mesh.vertices),
+                np.ascontiguousarray(mesh.faces, dtype=np.int32),
+            )
+        # A query commits the scene; do it now so building cost is paid at construction.
+        self.scene.run(np.zeros((1, 3), np.float32), np.ones((1, 3), np.float32), query="OCCLUDED")
+
+    def occluded(self, origins, directions, lengths) -> np.ndarray:
+        result = self.scene.run(
+            _as_f32(origins), _as_f32(directions), dists=_as_f32(lengths), query="OCCLUDED"
+        )
+        return np.asarray(result) != -1
+
+    def first_hit(self, origins, directions, lengths) -> tuple[np.ndarray, np.ndarray]:
+        out = self.scene.run(
+            _as_f32(origins), _as_f32(directions), dists=_as_f32(lengths), output=1
+        )
+        geom = np.asarray(out["geomID"], dtype=np.int64)
+        dist = np.where(geom >= 0, out["tfar"], _NO_HIT).astype(np.float64)
+        return dist, geom
+
+
+class _TrimeshBackend:  # pragma: no cover - fallback where embreex has no wheel
+    """trimesh's numpy/rtree intersector over the concatenated meshes."""
+
+    def __init__(self, meshes: list[trimesh.Trimesh]):
+        counts = [len(m.faces) for m in meshes]
+        self.face_owner = np.repeat(np.arange(len(meshes)), counts)
+        self.mesh = trimesh.util.concatenate(meshes) if meshes else None
+        if self.mesh is not None:
+            self.intersector = trimesh.ray.ray_triangle.RayMeshIntersector(self.mesh)
+
+    def first_hit(self, origins, directions, lengths):
+        n = len(origins)
+        dist = np.full(n, np.inf)
+        geom = np.full(n, -1, dtype=np.int64)
+        if self.mesh is None or n == 0:
+            return dist, geom
+        tri, ray, loc = self.intersector.intersects_id(
+            origins, directions, multiple_hits=True, return_locations=True
+        )
+        if len(tri):
+            d = np.einsum("ij,ij->i", loc - origins[ray], directions[ray])
+            ok = (d >= 0) & (d < lengths[ray])
+            order = np.lexsort((d[ok], ray[ok]))
+            r, t, dd = ray[ok][order], tri[ok][order], d[ok][order]
+            first = np.unique(r, return_index=True)[1]
+            dist[r[first]] = dd[first]
+            geom[r[first]] = self.face_owner[t[first]]
+        return dist, geom
+
+    def occluded(self, origins, directions, lengths):
+        return self.first_hit(origins, directions, lengths)[1] >= 0
+
+
+class RayScene:
+    """A static set of meshes for batched ray queries.
+
+    meshes: list of trimesh.Trimesh; a hit reports the index of its mesh in this list.
+    """
+
+    def __init__(self, meshes: list[trimesh.Trimesh]):
+        self.size = len(meshes)
+        self.triangles = int(sum(len(m.faces) for m in meshes))
+        backend = _EmbreeBackend if HAS_EMBREE else _TrimeshBackend
+        self._backend = backend(meshes) if meshes else None
+
+    def occluded(
+        self, origins: np.ndarray, directions: np.ndarray, lengths: np.ndarray
+    ) -> np.ndarray:
+        """(n,) bool: whether rays origins (n, 3) along unit directions (n, 3) hit anything
+        closer than lengths (n,)."""
+        if self._backend is None or len(origins) == 0:
+            return np.zeros(len(origins), dtype=bool)
+        return self._backend.occluded(origins, directions, lengths)
+
+    def first_hit(
+        self, origins: np.ndarray, directions: np.ndarray, lengths: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Closest hit of each ray within lengths (default unbounded).
+
+        Returns distance (n,) float (inf where none) and mesh index (n,) int (-1 where none).
+        """
+        n = len(origins)
+        if lengths is None:
+            lengths = np.full(n, 1e30)
+        if self._backend is None or n == 0:
+            return np.full(n, np.inf), np.full(n, -1, dtype=np.int64)
+        return self._backend.first_hit(origins, directions, lengths)
+
+
+def segments(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit directions (n, 3) and lengths (n,) of the segments starts (n, 3) -> ends (n, 3)."""
+    delta = np.asarray(ends, dtype=np.float64) - np.asarray(starts, dtype=np.float64)
+    lengths = np.linalg.norm(delta, axis=1)
+    safe = np.where(lengths > 0, lengths, 1.0)
+    return delta / safe[:, None], lengths

@@ -1,0 +1,57 @@
+"""Plain geometry records passed between the builders, the world and the viewer.
+
+Everything is in inches, right-handed, z up; the table top is z = 0. A model's local frame has
+the bottom of its base at the origin and looks along +y (facing 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import trimesh
+
+MM_PER_INCH = 25.4
+
+
+@dataclass
+class TerrainGeometry:
+    """What one terrain piece contributes to the world, already placed on the table.
+
+    solid:     closed mesh that blocks sight (walls, slabs, hill bodies, trunks); None if nothing.
+    area:      closed volume that does not block sight but is reported when crossed (a forest's
+               canopy region); None if the piece has none.
+    stand:     the surfaces a model may stand on (hill tops, box tops, a ruin's ground slab); None
+               where models stand on the table inside the piece.
+    floors:    z of each walkable level of a ruin or building, ground level first; () otherwise.
+    footprint: (k, 2) polygon of the piece on the table, counter-clockwise.
+    """
+
+    solid: trimesh.Trimesh | None
+    area: trimesh.Trimesh | None = None
+    stand: trimesh.Trimesh | None = None
+    floors: tuple[float, ...] = ()
+    footprint: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+
+
+@dataclass
+class ModelVolume:
+    """A model's volume in its local frame (base bottom at origin, facing +y).
+
+    mesh:       closed mesh of the whole volume.
+    face_part:  (n_faces,) int index into part_names for every face of mesh.
+    part_names: labels such as 'base', 'body', 'legs', 'torso', 'arms', 'head', 'weapon', 'banner'.
+    eye:        (3,) eye point in the local frame.
+    """
+
+    mesh: trimesh.Trimesh
+    face_part: np.ndarray
+    part_names: tuple[str, ...]
+    eye: np.ndarray
+
+    def faces_of(self, parts: set[str] | None) -> np.ndarray:
+        """Indices of the faces whose part is in parts (all faces when parts is None)."""
+        if parts is None:
+            return np.arange(len(self.mesh.faces))
+        keep = np.array([name in parts for name in self.part_names], dtype=bool)
+        return np.flatnonzero(keep[self.face_part])

@@ -1,0 +1,366 @@
+"""The world: every terrain piece and model volume, each triangle owned by one id, in ray scenes.
+
+Three static ray scenes hold the terrain (solid pieces that block sight; area volumes such as a
+forest's canopy region, which are reported when crossed; and the surfaces models stand on). One
+dynamic ray scene holds the model volumes and is rebuilt lazily when a model is added, moved or
+removed: the terrain's BVH is never rebuilt for a model's move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import trimesh
+
+from .plan import point_in_polygon, rotation_2d
+from .ray import RayScene, segments
+from .types import ModelVolume, TerrainGeometry
+
+#: Distance kept from surfaces at both ends of a segment, so grazing hits at the very end
+#: points (the observer's skin, the target's skin) never count as blocking.
+EPSILON = 1e-4
+_MAX_SKIP_ROUNDS = 16
+
+
+@dataclass
+class TerrainEntry:
+    """A terrain piece in the world: its id, kind (scene type) and rules data verbatim."""
+
+    id: str
+    kind: str
+    geometry: TerrainGeometry
+    data: dict = field(default_factory=dict)
+
+    @property
+    def floors(self) -> tuple[float, ...]:
+        return self.geometry.floors
+
+
+@dataclass
+class PlacedModel:
+    """A model volume placed on the table.
+
+    position: (3,) centre of the bottom of its base in the world; facing: degrees.
+    """
+
+    id: str
+    volume: ModelVolume
+    position: np.ndarray
+    facing: float
+    player: int | None = None
+    unit: str | None = None
+    data: dict = field(default_factory=dict)
+
+    @cached_property
+    def transform(self) -> np.ndarray:
+        """(4, 4) local-to-world matrix."""
+        matrix = np.eye(4)
+        matrix[:2, :2] = rotation_2d(self.facing)
+        matrix[:3, 3] = self.position
+        return matrix
+
+    @cached_property
+    def mesh(self) -> trimesh.Trimesh:
+        """The volume in world coordinates."""
+        return self.volume.mesh.copy().apply_transform(self.transform)
+
+    @cached_property
+    def eye(self) -> np.ndarray:
+        """(3,) eye point in world coordinates."""
+        return self.transform[:3, :3] @ self.volume.eye + self.position
+
+    @cached_property
+    def ray_scene(self) -> RayScene:
+        """This model alone, for finding where rays leave it and where they meet it."""
+        return RayScene([self.mesh])
+
+    def part_scene(self, parts: frozenset[str] | None) -> RayScene:
+        """The faces of the given parts alone (all faces when parts is None), cached."""
+        if parts is None:
+            return self.ray_scene
+        cache = self.__dict__.setdefault("_part_scenes", {})
+        if parts not in cache:
+            faces = self.volume.faces_of(set(parts))
+            cache[parts] = RayScene([self.mesh.submesh([faces], append=True)] if len(faces) else [])
+        return cache[parts]
+
+    def contains(self, points: np.ndarray) -> np.ndarray:
+        """(n,) bool: which points (n, 3) lie inside the volume (ray parity along +z)."""
+        pts = np.atleast_2d(np.asarray(points, dtype=np.float64))
+        count = np.zeros(len(pts), dtype=int)
+        origin = pts.copy()
+        up = np.tile([0.0, 0.0, 1.0], (len(pts), 1))
+        alive = np.ones(len(pts), dtype=bool)
+        for _ in range(64):
+            if not alive.any():
+                break
+            dist, geom = self.ray_scene.first_hit(origin[alive], up[alive])
+            hit = geom >= 0
+            idx = np.flatnonzero(alive)
+            count[idx[hit]] += 1
+            origin[idx[hit], 2] += dist[hit] + EPSILON
+            alive[idx[~hit]] = False
+        return count % 2 == 1
+
+
+class World:
+    """All geometry of one table, with owner ids, ready for batched segment queries."""
+
+    def __init__(self, table: tuple[float, float] = (72.0, 48.0)):
+        self.table = (float(table[0]), float(table[1]))
+        self.terrain: dict[str, TerrainEntry] = {}
+        self.models: dict[str, PlacedModel] = {}
+        self._terrain_ids: list[str] = []
+        self._model_ids: list[str] = []
+        self._static_dirty = True
+        self._models_dirty = True
+        self.terrain_builds = 0  # how many times the terrain BVH was built (for tests)
+
+    # ---- building -------------------------------------------------------------------------
+
+    def add_terrain(
+        self, piece_id: str, kind: str, geometry: TerrainGeometry, data: dict | None = None
+    ) -> TerrainEntry:
+        """Add a terrain piece; the terrain BVH is rebuilt at the next query."""
+        self._check_new_id(piece_id)
+        entry = TerrainEntry(piece_id, kind, geometry, dict(data or {}))
+        self.terrain[piece_id] = entry
+        self._static_dirty = True
+        return entry
+
+    def add_model(
+        self,
+        model_id: str,
+        volume: ModelVolume,
+        at: tuple[float, float],
+        facing: float = 0.0,
+        *,
+        floor: int | None = None,
+        z: float | None = None,
+        player: int | None = None,
+        unit: str | None = None,
+        data: dict | None = None,
+    ) -> PlacedModel:
+        """Place a model with its base centre at `at`, standing on what is beneath it (or on
+        floor `floor` of the ruin beneath, or at height z when given)."""
+        self._check_new_id(model_id)
+        height = self.stand_height(at, floor) if z is None else float(z)
+        model = PlacedModel(
+            model_id, volume, np.array([at[0], at[1], height], dtype=np.float64),
+            float(facing), player, unit, dict(data or {}),
+        )
+        self.models[model_id] = model
+        self._models_dirty = True
+        return model
+
+    def move_model(
+        self,
+        model_id: str,
+        at: tuple[float, float],
+        facing: float | None = None,
+        *,
+        floor: int | None = None,
+        z: float | None = None,
+    ) -> PlacedModel:
+        """Move a model; only the model scene is rebuilt, never the terrain's."""
+        old = self.models.pop(model_id)
+        self._models_dirty = True
+        try:
+            return self.add_model(
+                model_id, old.volume, at, old.facing if facing is None else facing,
+                floor=floor, z=z, player=old.player, unit=old.unit, data=old.data,
+            )
+        except Exception:
+            self.models[model_id] = old
+            raise
+
+    def remove_model(self, model_id: str) -> None:
+        """Take a model off the table (a casualty)."""
+        del self.models[model_id]
+        self._models_dirty = True
+
+    def _check_new_id(self, owner_id: str) -> None:
+        if owner_id in self.terrain or owner_id in self.models:
+            raise ValueError(f"duplicate id {owner_id!r}")
+
+    # ---- ray scenes -----------------------------------------------------------------------
+
+    def _build_static(self) -> None:
+        entries = list(self.terrain.values())
+        self._terrain_ids = [e.id for e in entries if e.geometry.solid is not None]
+        self._solid = RayScene([e.geometry.solid for e in entries if e.geometry.solid is not None])
+        self._area_ids = [e.id for e in entries if e.geometry.area is not None]
+        self._area = RayScene([e.geometry.area for e in entries if e.geometry.area is not None])
+        self._stand_ids = [e.id for e in entries if e.geometry.stand is not None]
+        self._stand = RayScene([e.geometry.stand for e in entries if e.geometry.stand is not None])
+        self._static_dirty = False
+        self.terrain_builds += 1
+
+    def _build_models(self) -> None:
+        self._model_ids = list(self.models)
+        self._model_index = {mid: i for i, mid in enumerate(self._model_ids)}
+        self._models_scene = RayScene([self.models[m].mesh for m in self._model_ids])
+        self._models_dirty = False
+
+    @property
+    def solid_scene(self) -> RayScene:
+        if self._static_dirty:
+            self._build_static()
+        return self._solid
+
+    @property
+    def area_scene(self) -> RayScene:
+        if self._static_dirty:
+            self._build_static()
+        return self._area
+
+    @property
+    def models_scene(self) -> RayScene:
+        if self._models_dirty:
+            self._build_models()
+        return self._models_scene
+
+    @property
+    def solid_ids(self) -> list[str]:
+        """Owner id of each mesh of the solid terrain scene."""
+        self.solid_scene  # noqa: B018 - builds on demand
+        return self._terrain_ids
+
+    @property
+    def area_ids(self) -> list[str]:
+        self.area_scene  # noqa: B018
+        return self._area_ids
+
+    @property
+    def model_ids(self) -> list[str]:
+        """Owner id of each mesh of the models scene (the index used by `skip` arrays)."""
+        self.models_scene  # noqa: B018
+        return self._model_ids
+
+    def model_index(self, model_id: str) -> int:
+        self.models_scene  # noqa: B018
+        return self._model_index[model_id]
+
+    def kind_of(self, owner_id: str) -> str:
+        """Terrain type of a piece, or 'model'."""
+        return "model" if owner_id in self.models else self.terrain[owner_id].kind
+
+    # ---- standing -------------------------------------------------------------------------
+
+    def stand_height(self, at: tuple[float, float], floor: int | None = None) -> float:
+        """z where a base centred at `at` stands: the table, the top of a hill or box beneath,
+        or floor `floor` (0 = ground) of the ruin beneath."""
+        if self._static_dirty:
+            self._build_static()
+        origin = np.array([[at[0], at[1], 1e4]])
+        dist, geom = self._stand.first_hit(origin, np.array([[0.0, 0.0, -1.0]]))
+        if geom[0] < 0:
+            if floor:
+                raise ValueError(f"no ruin beneath {tuple(at)} to stand on floor {floor}")
+            return 0.0
+        entry = self.terrain[self._stand_ids[geom[0]]]
+        if entry.floors:
+            level = floor or 0
+            if level >= len(entry.floors):
+                raise ValueError(f"{entry.id} has no floor {level}")
+            return float(entry.floors[level])
+        if floor:
+            raise ValueError(f"{entry.id} has no floors; cannot stand on floor {floor}")
+        return float(1e4 - dist[0])
+
+    def pieces_at(self, at: tuple[float, float]) -> list[str]:
+        """Ids of the terrain pieces whose footprint contains the plan point `at`."""
+        point = np.array([at], dtype=np.float64)
+        return [
+            e.id for e in self.terrain.values()
+            if len(e.geometry.footprint) >= 3 and point_in_polygon(point, e.geometry.footprint)[0]
+        ]
+
+    # ---- segment queries ------------------------------------------------------------------
+
+    def blocked(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """(n,) bool: whether solid terrain or any model blocks each segment starts -> ends
+        ((n, 3) each). Embree occlusion queries with a far distance, terrain first."""
+        directions, lengths = segments(starts, ends)
+        return self.blocked_rays(np.asarray(starts, dtype=np.float64), directions, lengths)
+
+    def blocked_rays(
+        self, origins: np.ndarray, directions: np.ndarray, lengths: np.ndarray
+    ) -> np.ndarray:
+        """As `blocked`, for rays (n, 3) with unit directions (n, 3) and lengths (n,)."""
+        hit = self.solid_scene.occluded(origins, directions, lengths)
+        clear = np.flatnonzero(~hit)
+        if len(clear) and self.models:
+            hit[clear] = self.models_scene.occluded(
+                origins[clear], directions[clear], lengths[clear]
+            )
+        return hit
+
+    def first_blockers(
+        self,
+        origins: np.ndarray,
+        directions: np.ndarray,
+        lengths: np.ndarray,
+        skip: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, list[str]]:
+        """Closest blocker of each ray within its length.
+
+        skip: (n, k) int model indices (see `model_index`, -1 = none) that do not block ray i.
+        Returns (n,) int index into the returned owner list (-1 = clear) and that list
+        (solid terrain ids, then model ids).
+        """
+        n = len(origins)
+        owners = self.solid_ids + self.model_ids
+        solid = len(self.solid_ids)
+        result = np.full(n, -1, dtype=np.int64)
+        limit = np.asarray(lengths, dtype=np.float64).copy()
+        hit = self.solid_scene.occluded(origins, directions, limit)
+        idx = np.flatnonzero(hit)
+        if len(idx):
+            dist, geom = self.solid_scene.first_hit(origins[idx], directions[idx], limit[idx])
+            found = geom >= 0
+            result[idx[found]] = geom[found]
+            limit[idx[found]] = dist[found]
+        if self.models:
+            dist, geom = self._models_first_hit(origins, directions, limit, skip)
+            nearer = geom >= 0
+            result[nearer] = solid + geom[nearer]
+        return result, owners
+
+    def _models_first_hit(self, origins, directions, lengths, skip):
+        """First model hit of each ray, stepping past models listed in skip."""
+        scene = self.models_scene
+        n = len(origins)
+        out_dist = np.full(n, np.inf)
+        out_geom = np.full(n, -1, dtype=np.int64)
+        offset = np.zeros(n)
+        pending = np.arange(n)
+        for _ in range(_MAX_SKIP_ROUNDS):
+            if not len(pending):
+                break
+            start = origins[pending] + directions[pending] * offset[pending, None]
+            remaining = lengths[pending] - offset[pending]
+            live = remaining > 0
+            pending, start, remaining = pending[live], start[live], remaining[live]
+            dist, geom = scene.first_hit(start, directions[pending], remaining)
+            hit = geom >= 0
+            if skip is not None and skip.size:
+                skipped = hit & (skip[pending] == geom[:, None]).any(axis=1)
+            else:
+                skipped = np.zeros(len(pending), dtype=bool)
+            final = hit & ~skipped
+            out_dist[pending[final]] = offset[pending[final]] + dist[final]
+            out_geom[pending[final]] = geom[final]
+            offset[pending[skipped]] += dist[skipped] + EPSILON
+            pending = pending[skipped]
+        return out_dist, out_geom
+
+    def areas_crossed(
+        self, origins: np.ndarray, directions: np.ndarray, lengths: np.ndarray
+    ) -> tuple[np.ndarray, list[str]]:
+        """(n,) index into area_ids of the first area volume each ray enters or starts in
+        within its length (-1 = none), and area_ids."""
+        dist, geom = self.area_scene.first_hit(origins, directions, lengths)
+        return np.where(geom >= 0, geom, -1), self.area_ids

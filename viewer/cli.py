@@ -1,0 +1,59 @@
+"""The `battlesight` command: one sub-command per module of `viewer.commands`.
+
+Each command module defines `add_parser(subparsers)` and `run(args) -> int`. Modules are
+imported lazily by name so that commands which do not draw never import Panda3D.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from scenes.errors import SceneError
+
+#: sub-command name -> module under viewer.commands
+COMMANDS = {
+    "demo": "demo",
+    "validate": "validate",
+    "los": "los",
+    "export": "export",
+    "bench": "bench",
+}
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="battlesight",
+        description="3D battlefield line of sight for tabletop wargames.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, module in COMMANDS.items():
+        importlib.import_module(f"viewer.commands.{module}").add_parser(sub, name)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    module = importlib.import_module(f"viewer.commands.{COMMANDS[args.command]}")
+    try:
+        return int(module.run(args) or 0)
+    except SceneError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except UsageError as error:
+        print(f"battlesight {args.command}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+class UsageError(Exception):
+    """A bad argument (unknown model id, unreadable output path...): one line, exit code 2."""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
