@@ -1,9 +1,12 @@
-"""Sample directions that cover a target's silhouette uniformly, as an observer sees it.
+"""Sample directions that cover a target's silhouette uniformly, as each eye sees it.
 
 The target's vertices are projected onto the plane one unit in front of the eye, across the
 line of sight; low-discrepancy points (the R2 sequence) fill the bounding rectangle of that
 projection, so samples are uniform over the projected area (not over the mesh surface) and a
-straight blocker edge is resolved far better than by a regular grid of the same size.
+straight blocker edge is resolved far better than by a regular grid of the same size. Rays that
+miss the target are dropped by the caller; the sequence is extended until enough hit.
+
+Everything works on a batch of eyes looking at one target at once.
 """
 
 from __future__ import annotations
@@ -24,57 +27,66 @@ def r2_points(start: int, count: int) -> np.ndarray:
 
 
 @dataclass
-class ViewWindow:
-    """The window of directions, seen from eye, that holds a target's whole silhouette.
+class ViewWindows:
+    """For g eyes, the window of directions that holds a target's whole silhouette.
 
-    eye: (3,); forward, right, up: (3,) orthonormal frame; lo, hi: (2,) corners of the
-    projected rectangle on the plane at unit depth. `wide` marks an eye so close to the target
-    that no such window exists; then directions cover the whole sphere.
+    eyes: (g, 3); frame: (g, 3, 3) rows forward, right, up; lo, hi: (g, 2) corners of the
+    projected rectangle on the plane at unit depth; wide: (g,) bool, eyes so close to the
+    target that no such window exists (their directions cover the whole sphere).
     """
 
-    eye: np.ndarray
-    forward: np.ndarray
-    right: np.ndarray
-    up: np.ndarray
+    eyes: np.ndarray
+    frame: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
-    wide: bool = False
+    wide: np.ndarray
+
+    def take(self, rows: np.ndarray) -> ViewWindows:
+        """The windows of the given rows only."""
+        return ViewWindows(
+            self.eyes[rows], self.frame[rows], self.lo[rows], self.hi[rows], self.wide[rows]
+        )
 
     def directions(self, start: int, count: int) -> np.ndarray:
-        """(count, 3) unit directions for samples start .. start + count of the sequence."""
+        """(g, count, 3) unit directions for samples start .. start + count of the sequence."""
         points = r2_points(start, count)
-        if self.wide:
-            z = 1.0 - 2.0 * points[:, 0]
-            ring = np.sqrt(np.maximum(0.0, 1.0 - z * z))
-            phi = 2.0 * np.pi * points[:, 1]
-            return np.column_stack([ring * np.cos(phi), ring * np.sin(phi), z])
-        uv = self.lo + points * (self.hi - self.lo)
-        rays = self.forward + uv[:, 0:1] * self.right + uv[:, 1:2] * self.up
-        return rays / np.linalg.norm(rays, axis=1, keepdims=True)
+        uv = self.lo[:, None, :] + points[None] * (self.hi - self.lo)[:, None, :]
+        forward, right, up = self.frame[:, 0], self.frame[:, 1], self.frame[:, 2]
+        rays = forward[:, None] + uv[..., 0:1] * right[:, None] + uv[..., 1:2] * up[:, None]
+        rays /= np.linalg.norm(rays, axis=2, keepdims=True)
+        if self.wide.any():
+            rays[self.wide] = _sphere(points)
+        return rays
 
 
-def view_window(eye: np.ndarray, vertices: np.ndarray) -> ViewWindow:
-    """The window around vertices (n, 3) of a target as seen from eye (3,)."""
-    eye = np.asarray(eye, dtype=np.float64)
+def view_windows(eyes: np.ndarray, vertices: np.ndarray) -> ViewWindows:
+    """Windows around a target with vertices (v, 3) as seen from each of eyes (g, 3)."""
+    eyes = np.atleast_2d(np.asarray(eyes, dtype=np.float64))
     centre = 0.5 * (vertices.min(axis=0) + vertices.max(axis=0))
-    forward = centre - eye
-    distance = float(np.linalg.norm(forward))
-    if distance < 1e-9:
-        return _wide(eye)
-    forward /= distance
-    helper = np.array([0.0, 0.0, 1.0]) if abs(forward[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    forward = centre[None] - eyes
+    distance = np.linalg.norm(forward, axis=1)
+    forward /= np.maximum(distance, 1e-12)[:, None]
+    steep = np.abs(forward[:, 2]) >= 0.9
+    helper = np.where(steep[:, None], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0])
     right = np.cross(forward, helper)
-    right /= np.linalg.norm(right)
+    right /= np.linalg.norm(right, axis=1, keepdims=True)
     up = np.cross(right, forward)
-    rel = vertices - eye
-    depth = rel @ forward
-    if depth.min() <= _MIN_DEPTH_SHARE * distance:
-        return _wide(eye)
-    uv = np.column_stack([rel @ right, rel @ up]) / depth[:, None]
+    rel = vertices[None, :, :] - eyes[:, None, :]
+    depth = np.einsum("gvk,gk->gv", rel, forward)
+    wide = (depth.min(axis=1) <= _MIN_DEPTH_SHARE * distance) | (distance < 1e-9)
+    safe = np.where(depth > 1e-12, depth, 1e-12)
+    u = np.einsum("gvk,gk->gv", rel, right) / safe
+    v = np.einsum("gvk,gk->gv", rel, up) / safe
     pad = 1e-6
-    return ViewWindow(eye, forward, right, up, uv.min(axis=0) - pad, uv.max(axis=0) + pad)
+    lo = np.column_stack([u.min(axis=1), v.min(axis=1)]) - pad
+    hi = np.column_stack([u.max(axis=1), v.max(axis=1)]) + pad
+    frame = np.stack([forward, right, up], axis=1)
+    return ViewWindows(eyes, frame, lo, hi, wide)
 
 
-def _wide(eye: np.ndarray) -> ViewWindow:
-    axis = np.eye(3)
-    return ViewWindow(eye, axis[1], axis[0], axis[2], np.zeros(2), np.ones(2), wide=True)
+def _sphere(points: np.ndarray) -> np.ndarray:
+    """(n, 3) directions uniform over the unit sphere from points (n, 2) in [0, 1)^2."""
+    z = 1.0 - 2.0 * points[:, 0]
+    ring = np.sqrt(np.maximum(0.0, 1.0 - z * z))
+    phi = 2.0 * np.pi * points[:, 1]
+    return np.column_stack([ring * np.cos(phi), ring * np.sin(phi), z])

@@ -72,6 +72,21 @@ class PlacedModel:
         return self.transform[:3, :3] @ self.volume.eye + self.position
 
     @cached_property
+    def eye_inside(self) -> bool:
+        """Whether the model's own eye lies inside its volume (rays then start where they
+        leave it)."""
+        return bool(self.contains(self.eye[None])[0])
+
+    def part_vertices(self, parts: frozenset[str] | None) -> np.ndarray:
+        """(k, 3) world vertices of the given parts (all when None), cached: they bound the
+        silhouette of those parts from any eye."""
+        cache = self.__dict__.setdefault("_part_vertices", {})
+        if parts not in cache:
+            faces = self.volume.faces_of(None if parts is None else set(parts))
+            cache[parts] = self.mesh.vertices[np.unique(self.mesh.faces[faces])]
+        return cache[parts]
+
+    @cached_property
     def ray_scene(self) -> RayScene:
         """This model alone, for finding where rays leave it and where they meet it."""
         return RayScene([self.mesh])
@@ -116,6 +131,7 @@ class World:
         self._model_ids: list[str] = []
         self._static_dirty = True
         self._models_dirty = True
+        self._models_first = False  # query order for blocked_rays, adapted per call
         self.terrain_builds = 0  # how many times the terrain BVH was built (for tests)
 
     # ---- building -------------------------------------------------------------------------
@@ -282,20 +298,39 @@ class World:
 
     def blocked(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """(n,) bool: whether solid terrain or any model blocks each segment starts -> ends
-        ((n, 3) each). Embree occlusion queries with a far distance, terrain first."""
-        directions, lengths = segments(starts, ends)
-        return self.blocked_rays(np.asarray(starts, dtype=np.float64), directions, lengths)
+        ((n, 3) each). Embree occlusion queries with a far distance."""
+        starts32 = np.ascontiguousarray(starts, dtype=np.float32)
+        delta = np.array(ends, dtype=np.float32)
+        delta -= starts32
+        lengths = np.sqrt(np.einsum("ij,ij->i", delta, delta))
+        np.maximum(lengths, 1e-30, out=lengths)  # a zero-length segment is never blocked
+        delta /= lengths[:, None]
+        return self.blocked_rays(starts32, delta, lengths)
 
     def blocked_rays(
         self, origins: np.ndarray, directions: np.ndarray, lengths: np.ndarray
     ) -> np.ndarray:
-        """As `blocked`, for rays (n, 3) with unit directions (n, 3) and lengths (n,)."""
-        hit = self.solid_scene.occluded(origins, directions, lengths)
-        clear = np.flatnonzero(~hit)
-        if len(clear) and self.models:
-            hit[clear] = self.models_scene.occluded(
-                origins[clear], directions[clear], lengths[clear]
-            )
+        """As `blocked`, for rays (n, 3) with unit directions (n, 3) and lengths (n,).
+
+        The scene that blocked the larger share of rays in the previous call is asked first;
+        the other only sees the rays still clear.
+        """
+        origins = np.ascontiguousarray(origins, dtype=np.float32)
+        directions = np.ascontiguousarray(directions, dtype=np.float32)
+        lengths = np.ascontiguousarray(lengths, dtype=np.float32)
+        scenes = [self.solid_scene]
+        if self.models:
+            scenes.insert(0 if self._models_first else 1, self.models_scene)
+        hit = scenes[0].occluded(origins, directions, lengths)
+        first_share = hit.mean() if len(hit) else 0.0
+        if len(scenes) > 1:
+            clear = np.flatnonzero(~hit)
+            if len(clear):
+                second = scenes[1].occluded(origins[clear], directions[clear], lengths[clear])
+                hit[clear] = second
+                second_share = second.sum() / len(hit)
+                if second_share > first_share:
+                    self._models_first = not self._models_first
         return hit
 
     def first_blockers(
@@ -324,9 +359,15 @@ class World:
             result[idx[found]] = geom[found]
             limit[idx[found]] = dist[found]
         if self.models:
-            dist, geom = self._models_first_hit(origins, directions, limit, skip)
-            nearer = geom >= 0
-            result[nearer] = solid + geom[nearer]
+            # Occlusion first (cheap); only rays some model might block get first-hit rounds.
+            maybe = np.flatnonzero(self.models_scene.occluded(origins, directions, limit))
+            if len(maybe):
+                _, geom = self._models_first_hit(
+                    origins[maybe], directions[maybe], limit[maybe],
+                    None if skip is None else skip[maybe],
+                )
+                nearer = geom >= 0
+                result[maybe[nearer]] = solid + geom[nearer]
         return result, owners
 
     def _models_first_hit(self, origins, directions, lengths, skip):

@@ -24,6 +24,10 @@ COMMANDS = {
 EXIT_BAD_INPUT = 2
 
 
+class UsageError(Exception):
+    """A bad argument (unknown model id, unreadable output path...): one line, exit code 2."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="battlesight",
@@ -49,10 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as error:
         print(f"battlesight {args.command}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-
-
-class UsageError(Exception):
-    """A bad argument (unknown model id, unreadable output path...): one line, exit code 2."""
 
 
 if __name__ == "__main__":

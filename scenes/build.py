@@ -1,0 +1,105 @@
+"""Scene -> world: one mesh per terrain piece and per model volume, each owned by its id."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from geometry import meshfile, ruins, terrain, volumes
+from geometry.types import ModelVolume, TerrainGeometry
+from geometry.world import World
+
+from .model import ModelSpec, Scene, TerrainPiece
+from .paths import resolve_mesh_file
+
+#: Keys of a piece that shape its mesh; everything else in `data` is rules data.
+GEOMETRY_KEYS = {
+    "wall": ("from", "to", "height", "thickness"),
+    "box": ("at", "size", "rotation"),
+    "ruin": ("at", "size", "rotation", "floors", "height", "walls", "windows", "broken"),
+    "hill": ("at", "size", "height", "rotation", "top"),
+    "forest": ("polygon", "height", "trunks"),
+    "crater": ("at", "size", "radius", "depth", "rim"),
+    "mesh": ("file", "at", "rotation", "scale"),
+}
+
+
+def build_world(scene: Scene) -> World:
+    """The world of a validated scene: terrain first, then models standing on it."""
+    world = World(scene.table)
+    for piece in scene.terrain:
+        world.add_terrain(piece.id, piece.type, terrain_geometry(piece, scene.scene_dir),
+                          rules_data(piece))
+    for spec in scene.models:
+        place_model(world, spec, scene)
+    return world
+
+
+def place_model(world: World, spec: ModelSpec, scene: Scene) -> None:
+    """Add one model of the scene to the world, on the surface or ruin floor beneath it."""
+    world.add_model(
+        spec.id, model_volume(spec, scene.scene_dir), spec.at, spec.facing,
+        floor=spec.floor, player=spec.player, unit=spec.unit, data=model_data(spec),
+    )
+
+
+def rules_data(piece: TerrainPiece) -> dict:
+    """The keys of a piece that are not geometry (cover, difficult, area, obstacle, ...)."""
+    shape_keys = GEOMETRY_KEYS.get(piece.type, ())
+    return {k: v for k, v in piece.data.items() if k not in shape_keys}
+
+
+def model_data(spec: ModelSpec) -> dict:
+    """What the rulesets read from a model: its profile and inline stats/weapons/keywords."""
+    return {"profile": spec.profile, "base": spec.base, "height": spec.height, **spec.extra}
+
+
+def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeometry:
+    """Build the mesh of one terrain piece from its scene data."""
+    d = piece.data
+    kind = piece.type
+    if kind == "wall":
+        return terrain.wall(d["from"], d["to"], d["height"], d.get("thickness", 0.5))
+    if kind == "box":
+        return terrain.box(d["at"], d["size"], d.get("rotation", 0.0))
+    if kind == "ruin":
+        walls = d.get("walls", ruins.SIDES)
+        return ruins.ruin(
+            d["at"], d["size"], d["height"], floors=tuple(d.get("floors", ())),
+            walls=walls, windows=bool(d.get("windows", True)), rotation=d.get("rotation", 0.0),
+            broken=bool(d.get("broken", False)),
+        )
+    if kind == "hill":
+        return terrain.hill(d["at"], d["size"], d["height"], d.get("rotation", 0.0),
+                            d.get("top", 0.6))
+    if kind == "forest":
+        return terrain.forest(d["polygon"], d["height"], d.get("trunks"))
+    if kind == "crater":
+        radius = d["radius"] if "radius" in d else max(_pair(d["size"])) / 2.0
+        return terrain.crater(d["at"], radius, d.get("depth", 0.5), d.get("rim", 1.0))
+    if kind == "mesh":
+        path = resolve_mesh_file(d["file"], scene_dir)
+        return meshfile.mesh_terrain(path, d["at"], d.get("rotation", 0.0), d.get("scale", 1.0))
+    raise ValueError(f"unknown terrain type {kind!r}")
+
+
+def model_volume(spec: ModelSpec, scene_dir: Path | None) -> ModelVolume:
+    """The volume of a model (shared between models of the same shape and size)."""
+    base = spec.base if not isinstance(spec.base, list) else tuple(spec.base)
+    mesh_path = str(resolve_mesh_file(spec.shape, scene_dir)) if spec.is_mesh else None
+    return _volume(spec.shape, mesh_path, base, float(spec.height), spec.eye_height)
+
+
+@lru_cache(maxsize=256)
+def _volume(shape: str, mesh_path: str | None, base, height: float, eye: float) -> ModelVolume:
+    if shape == "cylinder":
+        return volumes.cylinder_volume(base, height, eye)
+    if shape == "humanoid":
+        return volumes.humanoid_volume(base, height, eye)
+    return volumes.mesh_volume(mesh_path, base, height, eye)
+
+
+def _pair(value) -> tuple[float, float]:
+    if isinstance(value, (int, float)):
+        return float(value), float(value)
+    return float(value[0]), float(value[1])
