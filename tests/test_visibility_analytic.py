@@ -108,7 +108,7 @@ def test_target_never_blocks_itself_and_observer_never_blocks_its_own_sight():
     world = cylinder_world([(0.0, 0.0), (3.0, 0.0)], RADIUS, HEIGHT, EYE)
     seen = visibility(world, "m0", "m1")
     assert seen.visible_fraction == 1.0
-    assert seen.rays > seen.samples > 500
+    assert seen.rays > seen.samples >= 400
 
 
 def test_intervening_model_is_named_as_blocker():

@@ -11,6 +11,7 @@ import importlib
 import sys
 
 from scenes.errors import SceneError
+from viewer.errors import UsageError
 
 #: sub-command name -> module under viewer.commands
 COMMANDS = {
@@ -22,10 +23,6 @@ COMMANDS = {
 }
 
 EXIT_BAD_INPUT = 2
-
-
-class UsageError(Exception):
-    """A bad argument (unknown model id, unreadable output path...): one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

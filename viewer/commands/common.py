@@ -10,7 +10,7 @@ from geometry.world import World
 from scenes import load_scene
 from scenes.build import build_world
 from scenes.model import Scene
-from viewer.cli import UsageError
+from viewer.errors import UsageError
 
 
 def add_scene_argument(parser: argparse.ArgumentParser) -> None:

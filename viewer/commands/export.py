@@ -10,7 +10,7 @@ import numpy as np
 import trimesh
 
 from geometry.world import World
-from viewer.cli import UsageError
+from viewer.errors import UsageError
 from viewer.commands.common import add_scene_argument, load
 
 #: glTF is y-up; the world is z-up. Rotating -90 degrees about x maps z-up onto y-up.

@@ -1,0 +1,152 @@
+"""Mesh files (GLB/glTF, OBJ, STL, PLY) in and out, through trimesh, in the project's z-up frame.
+
+Up axis. glTF is y-up by specification (and its assets face +Z); trimesh reads and writes the
+coordinates exactly as stored, without converting. So:
+
+- load_mesh_file turns a glTF/GLB's y-up coordinates into z-up by rotating +90 degrees about x:
+  (x, y, z)_file -> (x, -z, y). A glTF asset's front (+Z) then looks along -y, which is also the
+  front of a z-up asset made in Blender (its front view looks along +y at the model).
+- OBJ, STL and PLY carry no up axis: they are taken as z-up as stored, unless y_up=True (then
+  they get the same rotation).
+- export_glb writes z-up meshes as a proper y-up GLB (rotation -90 degrees about x), so a mesh
+  exported there and loaded back here keeps its coordinates. Exporting with trimesh directly
+  would write z-up numbers into a y-up format: such a file loads back lying on its side.
+
+Units: the numbers in the file are taken as inches (scale them with mesh_terrain's scale or
+mesh_volume's height).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import trimesh
+
+from .primitives import (
+    ArrayLike,
+    concatenate_labeled,
+    convex_hull_2d,
+    make_mesh,
+    transform,
+    z_rotation,
+)
+from .types import TerrainGeometry
+
+__all__ = ["export_glb", "load_mesh_file", "mesh_terrain", "split_parts"]
+
+GLTF_SUFFIXES = (".glb", ".gltf")
+SUPPORTED_SUFFIXES = (".glb", ".gltf", ".obj", ".stl", ".ply")
+
+#: +90 degrees about x: a y-up file's (x, y, z) -> z-up (x, -z, y).
+Y_UP_TO_Z_UP = np.array(
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+)
+#: -90 degrees about x: z-up (x, y, z) -> y-up (x, z, -y); the inverse of Y_UP_TO_Z_UP.
+Z_UP_TO_Y_UP = Y_UP_TO_Z_UP.T.copy()
+
+
+def _suffix(path: str | os.PathLike) -> str:
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise ValueError(
+            f"unsupported mesh file {os.fspath(path)!r}: use one of {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    return suffix
+
+
+def load_mesh_file(
+    path: str | os.PathLike, *, y_up: bool | None = None
+) -> tuple[trimesh.Trimesh, np.ndarray, tuple[str, ...]]:
+    """Read a mesh file into one z-up mesh with a part label per face.
+
+    y_up: None means True for .glb/.gltf (the glTF convention) and False for .obj/.stl/.ply;
+    a y-up file is rotated +90 degrees about x into z-up (see the module docstring).
+
+    Each geometry node of the file's scene (its world transform applied) becomes a part named
+    after the node (glTF node name; for a single-mesh file, the name trimesh gives it). Faces are
+    kept exactly as stored: nothing is merged, repaired or re-oriented.
+
+    Returns (mesh, face_part (n_faces,) int index into part_names, part_names).
+    Raises FileNotFoundError, or ValueError for an unsupported suffix or a file without triangles.
+    """
+    suffix = _suffix(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"mesh file not found: {os.fspath(path)!r}")
+    if y_up is None:
+        y_up = suffix in GLTF_SUFFIXES
+    scene = trimesh.load(os.fspath(path), force="scene")
+    parts: list[tuple[str, trimesh.Trimesh]] = []
+    for node in scene.graph.nodes_geometry:
+        matrix, geom_name = scene.graph[node]
+        geom = scene.geometry.get(geom_name)
+        if not isinstance(geom, trimesh.Trimesh) or len(geom.faces) == 0:
+            continue
+        mesh = make_mesh(np.asarray(geom.vertices), np.asarray(geom.faces))
+        if y_up:
+            matrix = Y_UP_TO_Z_UP @ np.asarray(matrix)
+        parts.append((str(node), transform(mesh, matrix)))
+    if not parts:
+        raise ValueError(f"mesh file {os.fspath(path)!r} holds no triangles")
+    return concatenate_labeled(parts)
+
+
+def export_glb(
+    parts: Iterable[tuple[str, trimesh.Trimesh]] | dict[str, trimesh.Trimesh],
+    path: str | os.PathLike,
+) -> None:
+    """Write z-up meshes as a y-up GLB, one node (and mesh) per (name, mesh), names kept.
+
+    Loading the file back with load_mesh_file gives the same coordinates and part names.
+    """
+    items = list(parts.items()) if isinstance(parts, dict) else list(parts)
+    scene = trimesh.Scene()
+    for name, mesh in items:
+        scene.add_geometry(transform(mesh, Z_UP_TO_Y_UP), node_name=name, geom_name=name)
+    data = scene.export(file_type="glb")
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def split_parts(
+    mesh: trimesh.Trimesh, face_part: np.ndarray, part_names: Sequence[str]
+) -> list[tuple[str, trimesh.Trimesh]]:
+    """(name, mesh) per part of a labelled mesh (only the vertices each part uses)."""
+    out = []
+    faces = np.asarray(mesh.faces)
+    for i, name in enumerate(part_names):
+        sel = faces[face_part == i]
+        if len(sel) == 0:
+            continue
+        used, inverse = np.unique(sel, return_inverse=True)
+        out.append((name, make_mesh(mesh.vertices[used], inverse.reshape(-1, 3))))
+    return out
+
+
+def mesh_terrain(
+    path: str | os.PathLike,
+    at: ArrayLike,
+    rotation: float = 0.0,
+    scale: float = 1.0,
+    *,
+    y_up: bool | None = None,
+) -> TerrainGeometry:
+    """A terrain piece from a mesh file: scaled by `scale`, its plan bounding-box centre on at,
+    its lowest point on the table, turned by rotation about at.
+
+    solid: every part of the file in one mesh (taken as stored: closed only if the file is);
+    stand: the same mesh; footprint: CCW convex hull of the placed mesh in plan.
+    """
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"mesh scale must be a positive number, got {scale!r}")
+    mesh, _, _ = load_mesh_file(path, y_up=y_up)
+    lo, hi = mesh.bounds
+    centre = 0.5 * (lo[:2] + hi[:2])
+    m = np.diag([scale, scale, scale, 1.0])
+    m[:3, 3] = [-scale * centre[0], -scale * centre[1], -scale * lo[2]]
+    placed = transform(mesh, z_rotation(rotation, at) @ m)
+    return TerrainGeometry(
+        solid=placed, stand=placed, footprint=convex_hull_2d(placed.vertices[:, :2])
+    )

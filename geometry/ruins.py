@@ -1,0 +1,261 @@
+"""Ruin builder: floor slabs and walls with real window openings, optionally broken tops.
+
+Local frame before placing: the ruin's centre at the origin, north = +y edge, south = -y,
+east = +x, west = -x. Each wall is one closed shell: its elevation (a grid of cells in the
+wall's (along, up) plane, the window cells left out) extruded through the wall thickness, so
+sight really passes through the openings. Walls and slabs are separate closed shells that overlap by
+JOINT (0.001") where they meet, so they never share vertices and leave no slit at the joints.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import trimesh
+
+from .primitives import (
+    ArrayLike,
+    concatenate,
+    extrude,
+    place,
+    prism,
+    rectangle,
+    to_table,
+    transform,
+)
+from .types import TerrainGeometry
+
+__all__ = ["SIDES", "ruin"]
+
+SIDES = ("north", "south", "east", "west")
+WINDOW_WIDTH = 1.5
+WINDOW_HEIGHT = 1.2
+WINDOW_SILL = 0.8  # window bottom above the floor top
+MIN_WINDOW_HEIGHT = 0.5
+PIER = 1.0  # solid wall between two windows
+END_MARGIN = 0.4  # solid wall between a window and a wall end (or the wall it meets)
+LINTEL = 0.2  # solid wall kept above a window
+JOINT = 1e-3  # overlap of shells that meet
+BREAK_SPACING = (0.4, 0.9)  # spacing of the knots of a broken top edge
+BREAK_DEPTH = 0.6  # deepest break, as a fraction of the top storey's height
+
+# side -> (origin of the wall's outer face, along direction, inward normal)
+_FRAMES = {
+    "north": ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0)),
+    "south": ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0)),
+    "east": ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)),
+    "west": ((-1.0, 0.0), (0.0, 1.0), (1.0, 0.0)),
+}
+
+
+def _sides(walls: Iterable[str]) -> tuple[str, ...]:
+    sides = tuple(str(w).lower() for w in walls)
+    bad = [s for s in sides if s not in SIDES]
+    if bad:
+        raise ValueError(f"unknown ruin wall side(s) {bad}; use {list(SIDES)}")
+    return tuple(s for s in SIDES if s in sides)
+
+
+def _window_columns(u0: float, u1: float) -> list[tuple[float, float]]:
+    """(start, end) along the wall of each window column fitting between u0 and u1, centred."""
+    length = u1 - u0
+    n = int(math.floor((length + PIER) / (WINDOW_WIDTH + PIER) + 1e-9))
+    if n < 1:
+        return []
+    span = n * WINDOW_WIDTH + (n - 1) * PIER
+    start = 0.5 * (u0 + u1) - 0.5 * span
+    return [
+        (start + i * (WINDOW_WIDTH + PIER), start + i * (WINDOW_WIDTH + PIER) + WINDOW_WIDTH)
+        for i in range(n)
+    ]
+
+
+def _top_edge(
+    u0: float, u1: float, height: float, depth: float, rng: np.random.Generator | None
+) -> np.ndarray:
+    """(k, 2) knots (u, z) of the wall's top edge from u0 to u1: flat at height, or jagged with
+    breaks down to height - depth when rng is given."""
+    if rng is None or depth <= 0:
+        return np.array([[u0, height], [u1, height]])
+    us = [u0]
+    while True:
+        step = rng.uniform(*BREAK_SPACING)
+        if us[-1] + step >= u1 - 0.5 * BREAK_SPACING[0]:
+            break
+        us.append(us[-1] + step)
+    us.append(u1)
+    zs = height - rng.uniform(0.0, depth, size=len(us))
+    return np.column_stack([us, zs])
+
+
+def _window_rows(
+    storeys: Sequence[tuple[float, float]], top: np.ndarray
+) -> list[tuple[float, float]]:
+    """(bottom, top) of the windows of each storey that has room for them: under the storey's
+    ceiling and under the lowest point of the (possibly broken) top edge, LINTEL to spare."""
+    rows = []
+    limit = float(np.min(top[:, 1])) - LINTEL
+    for lo, ceiling in storeys:
+        z0 = lo + WINDOW_SILL
+        z1 = min(z0 + WINDOW_HEIGHT, ceiling - LINTEL)
+        if z1 - z0 >= MIN_WINDOW_HEIGHT and z1 <= limit:
+            rows.append((z0, z1))
+    return rows
+
+
+def _wall_elevation(
+    top: np.ndarray, rows: Sequence[tuple[float, float]], columns: Sequence[tuple[float, float]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Triangulated elevation of one wall in its (u along, z up) plane: (points (n, 2), CCW
+    triangles (m, 3)).
+
+    A grid whose columns break at the wall ends, the window edges and the top edge's knots, and
+    whose rows break at 0 and at the window sills and heads; every cell is two triangles except
+    the window cells (holes). The last row reaches up to the top edge. Cells share full edges,
+    so the extrusion is watertight.
+    """
+    us = np.concatenate([top[:, 0], np.ravel(columns)]) if columns else top[:, 0]
+    us = np.unique(np.round(us, 9))
+    zs = np.array([0.0, *np.ravel(rows)])
+    nu, nz = len(us), len(zs) + 1
+    tops = np.interp(us, top[:, 0], top[:, 1])
+    grid_u = np.repeat(us[:, None], nz, axis=1)
+    grid_z = np.column_stack([np.repeat(zs[None], nu, axis=0), tops])
+    points = np.column_stack([grid_u.ravel(), grid_z.ravel()])
+    index = np.arange(nu * nz).reshape(nu, nz)
+    mid_u = 0.5 * (us[:-1] + us[1:])
+    in_window = np.zeros(nu - 1, dtype=bool)
+    for a, b in columns:
+        in_window |= (mid_u > a) & (mid_u < b)
+    tris = []
+    for j in range(nz - 1):
+        cells = np.arange(nu - 1)
+        if j % 2 == 1:  # rows 1, 3, ... lie between a sill and a head
+            cells = cells[~in_window]
+        p00, p10 = index[cells, j], index[cells + 1, j]
+        p01, p11 = index[cells, j + 1], index[cells + 1, j + 1]
+        tris += [np.column_stack([p00, p10, p11]), np.column_stack([p00, p11, p01])]
+    return points, np.concatenate(tris)
+
+
+def _wall_mesh(
+    side: str, half: tuple[float, float], thickness: float, points: np.ndarray, tris: np.ndarray
+) -> trimesh.Trimesh:
+    """The wall's elevation extruded through its thickness and stood on its side of the ruin."""
+    (ox, oy), (dx, dy), (nx, ny) = _FRAMES[side]
+    m = np.eye(4)
+    # extrusion coordinates (u, z, w) -> plan (origin + u * along + w * inward, z)
+    m[:3, 0] = (dx, dy, 0.0)
+    m[:3, 1] = (0.0, 0.0, 1.0)
+    m[:3, 2] = (nx, ny, 0.0)
+    m[:3, 3] = (ox * half[0], oy * half[1], 0.0)
+    return transform(extrude(points, tris, 0.0, thickness), m)
+
+
+def _slab_outline(x0: float, x1: float, y0: float, y1: float, stair_gap: bool) -> np.ndarray:
+    """CCW outline of a slab over [x0, x1] x [y0, y1], less a stair opening at its south-west
+    corner when stair_gap."""
+    if not stair_gap:
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    gx = min(1.5, 0.3 * (x1 - x0))
+    gy = min(2.5, 0.4 * (y1 - y0))
+    return np.array(
+        [[x0 + gx, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0 + gy], [x0 + gx, y0 + gy]]
+    )
+
+
+def ruin(
+    at: ArrayLike,
+    size: ArrayLike,
+    height: float,
+    floors: Sequence[float] = (),
+    walls: Iterable[str] = SIDES,
+    windows: bool = True,
+    rotation: float = 0.0,
+    broken: bool = False,
+    wall_thickness: float = 0.25,
+    slab_thickness: float = 0.2,
+    seed: int = 0,
+    stair_gap: bool = False,
+) -> TerrainGeometry:
+    """A ruined building of plan size (sx, sy) centred on at, walls up to `height`.
+
+    - ground slab: z 0 .. slab_thickness over the interior (inside the walls); its top is
+      floors[0] of the result.
+    - one upper slab per entry of `floors` (the z of the slab's TOP, increasing, each at least two
+      slab thicknesses above the previous one, at most `height`), over the interior, less a stair
+      opening (1.5" x 2.5" at most) at the interior's south-west corner when stair_gap.
+    - walls on the named sides, outer faces on the footprint's edges, wall_thickness thick, from
+      the table to `height`. North and south walls run the full width; east and west walls fit
+      between them.
+    - windows=True: each storey of each wall has openings WINDOW_WIDTH x WINDOW_HEIGHT (lower
+      where the storey is low) WINDOW_SILL above the storey's floor, PIER apart, centred on the
+      wall, END_MARGIN from its ends and from the walls it meets.
+    - broken=True: a jagged top edge, knots every 0.4-0.9" dropping by up to BREAK_DEPTH of the
+      top storey's height, deterministic for a given seed; a storey whose windows would come
+      within LINTEL of the wall's lowest break has no windows on that wall.
+
+    Returns TerrainGeometry(solid=slabs + walls, stand=slabs, floors=(slab_thickness, *floors),
+    footprint=(4, 2) CCW rotated rectangle).
+    """
+    sx, sy = (float(v) for v in size)
+    height, t, st = float(height), float(wall_thickness), float(slab_thickness)
+    for name, value in (
+        ("sx", sx),
+        ("sy", sy),
+        ("height", height),
+        ("wall_thickness", t),
+        ("slab_thickness", st),
+    ):
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"ruin {name} must be a positive number, got {value!r}")
+    sides = _sides(walls)
+    levels = (st, *(float(f) for f in floors))
+    for below, above in zip(levels, levels[1:], strict=False):
+        if not above - st >= below + st - 1e-9:
+            raise ValueError(f"ruin floor at {above} is too close to the level below ({below})")
+    if levels[-1] > height:
+        raise ValueError(f"ruin floor at {levels[-1]} is above the walls ({height})")
+    a, b = 0.5 * sx, 0.5 * sy
+    has = {s: s in sides for s in SIDES}
+    x0 = -a + (t - JOINT if has["west"] else 0.0)
+    x1 = a - (t - JOINT if has["east"] else 0.0)
+    y0 = -b + (t - JOINT if has["south"] else 0.0)
+    y1 = b - (t - JOINT if has["north"] else 0.0)
+    if x1 - x0 <= 0.1 or y1 - y0 <= 0.1:
+        raise ValueError(f'ruin of size {(sx, sy)} leaves no room inside {t}" walls')
+
+    slabs = [prism(_slab_outline(x0, x1, y0, y1, False), 0.0, st)]
+    slabs += [prism(_slab_outline(x0, x1, y0, y1, stair_gap), f - st, f) for f in levels[1:]]
+    ceilings = [f - st for f in levels[1:]] + [height]
+    storeys = list(zip(levels, ceilings, strict=True))
+    depth = BREAK_DEPTH * (height - levels[-1]) if broken else 0.0
+    rng = np.random.default_rng(seed) if broken else None
+
+    wall_meshes = []
+    for side in sides:
+        if side in ("north", "south"):
+            u0, u1 = -a, a
+            c0 = u0 + END_MARGIN + (t if has["west"] else 0.0)
+            c1 = u1 - END_MARGIN - (t if has["east"] else 0.0)
+        else:
+            u0 = -b + (t - JOINT if has["south"] else 0.0)
+            u1 = b - (t - JOINT if has["north"] else 0.0)
+            c0, c1 = u0 + END_MARGIN + JOINT, u1 - END_MARGIN - JOINT
+        top = _top_edge(u0, u1, height, depth, rng)
+        columns = _window_columns(c0, c1) if windows else []
+        rows = _window_rows(storeys, top) if columns else []
+        points, tris = _wall_elevation(top, rows, columns)
+        wall_meshes.append(_wall_mesh(side, (a, b), t, points, tris))
+
+    stand = place(concatenate(slabs), at, rotation)
+    walls_mesh = concatenate(wall_meshes)
+    solid = concatenate([stand, place(walls_mesh, at, rotation) if walls_mesh else None])
+    return TerrainGeometry(
+        solid=solid,
+        stand=stand,
+        floors=levels,
+        footprint=to_table(rectangle(sx, sy), at, rotation),
+    )

@@ -1,0 +1,41 @@
+"""Problems found in a scene file, and the exception that carries them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SceneProblem:
+    """One problem: where it is (file, 1-based line, key path) and what is wrong.
+
+    ``str()`` gives one line: ``FILE:LINE: KEY: message`` (``FILE: KEY: message`` when the
+    line is unknown, e.g. for scenes built from a dict).
+    """
+
+    file: str
+    line: int | None
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        text = f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+        return " ".join(text.splitlines())
+
+
+class SceneError(Exception):
+    """A scene that could not be loaded; ``.problems`` lists every problem found."""
+
+    def __init__(self, problems: list[SceneProblem]):
+        if not problems:
+            raise ValueError("SceneError needs at least one problem")
+        self.problems = list(problems)
+        super().__init__(str(self.problems[0]))
+
+    def __str__(self) -> str:
+        return str(self.problems[0])
+
+    def report(self) -> str:
+        """All problems, one per line."""
+        return "\n".join(str(p) for p in self.problems)

@@ -1,0 +1,104 @@
+"""Write scenes back to YAML: ``scene_to_dict`` is the inverse of ``scene_from_dict``.
+
+Every known key is written explicitly (defaults included) and unknown keys are kept, so
+``load(save(load(x))) == load(x)``. Optional keys that are unset (``unit``, ``floor``, ``eye``,
+``profile``, ``deployment``) are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .checks import plain
+from .model import ModelSpec, Scene, TerrainPiece
+
+
+def _number(x: float) -> int | float:
+    """Write whole floats as ints (72 rather than 72.0)."""
+    return int(x) if isinstance(x, float) and x.is_integer() and abs(x) < 2**53 else x
+
+
+def piece_to_dict(piece: TerrainPiece) -> dict[str, Any]:
+    """One terrain entry: id, type, then its data as written."""
+    return {"id": piece.id, "type": piece.type, **plain(piece.data)}
+
+
+def model_to_dict(model: ModelSpec) -> dict[str, Any]:
+    """One model entry with every set field and its extra keys."""
+    out: dict[str, Any] = {"id": model.id}
+    if model.unit is not None:
+        out["unit"] = model.unit
+    out["player"] = model.player
+    out["at"] = [_number(v) for v in model.at]
+    if model.floor is not None:
+        out["floor"] = model.floor
+    out["facing"] = _number(model.facing)
+    base = model.base
+    out["base"] = [_number(v) for v in base] if isinstance(base, (tuple, list)) else _number(base)
+    out["height"] = _number(model.height)
+    if model.eye is not None:
+        out["eye"] = _number(model.eye)
+    out["shape"] = model.shape
+    if model.profile is not None:
+        out["profile"] = model.profile
+    out.update(plain(model.extra))
+    return out
+
+
+def scene_to_dict(scene: Scene) -> dict[str, Any]:
+    """The scene as plain YAML-ready data (dicts, lists, numbers, strings)."""
+    out: dict[str, Any] = {
+        "format": scene.format,
+        "name": scene.name,
+        "ruleset": scene.ruleset,
+        "table": [_number(v) for v in scene.table],
+        "terrain": [piece_to_dict(p) for p in scene.terrain],
+    }
+    if scene.units:
+        out["units"] = plain(scene.units)
+    out["models"] = [model_to_dict(m) for m in scene.models]
+    if scene.deployment is not None:
+        out["deployment"] = plain(scene.deployment)
+    out.update(plain(scene.extra))
+    return out
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, allow_unicode=True,
+                          width=100)
+
+
+def scene_to_yaml(scene: Scene) -> str:
+    """The scene as YAML text."""
+    return _dump(scene_to_dict(scene))
+
+
+def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
+    """Write the scene to ``path`` atomically (temp file in the same folder, then replace)."""
+    target = Path(path)
+    text = scene_to_yaml(scene)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            mode = target.stat().st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,117 @@
+"""Per-type checks of terrain pieces (scene format v1): required keys and their values.
+
+wall: from, to, height (thickness); box: at, size [x, y, z]; ruin: at, size [x, y], height,
+floors (increasing, below height), walls (sides); hill: at, size, height; forest: polygon,
+height; crater: at, size or radius (depth, rim); mesh: file, at (scale, size). Any piece:
+rotation. Hills may give ``top`` (0 < top <= 1).
+"""
+
+from __future__ import annotations
+
+from .checks import Checker, line_of, show
+from .model import RUIN_SIDES
+from .paths import resolve_mesh_file
+
+# Limits of the mesh builders (geometry.terrain, geometry.ruins), checked here so that a scene
+# that validates also builds.
+CRATER_RIM = 1.0  # default width of a crater's rim at its foot; must be below the radius
+RUIN_FLOOR_GAP = 0.4  # two slab thicknesses between a ruin's levels (ground slab included)
+
+
+def _check_ruin_extras(ck: Checker, m: dict, path: str, height: float | None) -> None:
+    if "floors" in m:
+        key, line, floors = f"{path}.floors", line_of(m, "floors"), m["floors"]
+        if not isinstance(floors, list):
+            ck.add(line, key, f"must be a list of floor heights, got {show(floors)}")
+        else:
+            vals = ck.numbers_value(floors, line, key, len(floors), positive=True) if floors else ()
+            if vals:
+                if any(b <= a for a, b in zip(vals, vals[1:], strict=False)):
+                    ck.add(line, key, f"floor heights must increase, got {show(floors)}")
+                elif any(b - a < RUIN_FLOOR_GAP for a, b in zip((0.0, *vals), vals,
+                                                               strict=False)):
+                    ck.add(line, key, f"floors must be at least {RUIN_FLOOR_GAP:g}\" above the "
+                                      f"level below, got {show(floors)}")
+                elif height is not None and vals[-1] >= height:
+                    ck.add(line, key, f"floor heights must be below the ruin's height {height:g}, "
+                                      f"got {show(floors)}")
+    if "walls" in m:
+        walls, line = m["walls"], line_of(m, "walls")
+        if not isinstance(walls, list) or any(w not in RUIN_SIDES for w in walls):
+            ck.add(line, f"{path}.walls",
+                   f"must be a list of sides from {', '.join(RUIN_SIDES)}, got {show(walls)}")
+        elif len(set(walls)) != len(walls):
+            ck.add(line, f"{path}.walls", f"names a side twice: {show(walls)}")
+
+
+def _check_crater(ck: Checker, m: dict, path: str) -> None:
+    ck.point(m, "at", path, required=True)
+    radius = None
+    if "radius" in m:
+        radius = ck.number(m, "radius", path, positive=True)
+    elif "size" in m:
+        size, line = m["size"], line_of(m, "size")
+        if isinstance(size, list):
+            vals = ck.numbers_value(size, line, f"{path}.size", 2, positive=True)
+            radius = None if vals is None else max(vals) / 2.0
+        else:
+            diameter = ck.number_value(size, line, f"{path}.size", positive=True)
+            radius = None if diameter is None else diameter / 2.0
+    else:
+        ck.add(line_of(m), f"{path}.size", "missing required key 'size' or 'radius' for a crater")
+    ck.number(m, "depth", path, positive=True)
+    rim = ck.number(m, "rim", path, positive=True)
+    rim = CRATER_RIM if "rim" not in m else rim
+    if rim is not None and radius is not None and rim >= radius:
+        key = "rim" if "rim" in m else "radius" if "radius" in m else "size"
+        ck.add(line_of(m, key), f"{path}.{key}",
+               f"crater rim ({rim:g}) must be narrower than its radius ({radius:g})")
+
+
+def _check_mesh(ck: Checker, m: dict, path: str) -> None:
+    ck.point(m, "at", path, required=True)
+    file = ck.string(m, "file", path, required=True)
+    if file is not None:
+        try:
+            resolve_mesh_file(file, ck.scene_dir)
+        except ValueError as exc:
+            ck.add(line_of(m, "file"), f"{path}.file", str(exc))
+    ck.number(m, "scale", path, positive=True)  # uniform scale
+    ck.numbers(m, "size", path, (2, 3), positive=True)  # optional: plan size for footprints
+
+
+def check_piece_data(ck: Checker, m: dict, path: str, kind: str) -> None:
+    """Check the keys of one piece of a known type (id and type are checked by the caller)."""
+    why = f" for a {kind}"
+    if kind == "wall":
+        a = ck.point(m, "from", path, required=True, why=why)
+        b = ck.point(m, "to", path, required=True, why=why)
+        ck.number(m, "height", path, required=True, positive=True, why=why)
+        ck.number(m, "thickness", path, positive=True)
+        if a is not None and a == b:
+            ck.add(line_of(m, "to"), f"{path}.to", "wall has zero length (to equals from)")
+    elif kind == "box":
+        ck.point(m, "at", path, required=True, why=why)
+        ck.numbers(m, "size", path, 3, required=True, positive=True, why=why)
+    elif kind in ("ruin", "hill"):
+        ck.point(m, "at", path, required=True, why=why)
+        ck.numbers(m, "size", path, 2, required=True, positive=True, why=why)
+        height = ck.number(m, "height", path, required=True, positive=True, why=why)
+        if kind == "ruin":
+            _check_ruin_extras(ck, m, path, height)
+        else:
+            top = ck.number(m, "top", path, positive=True)
+            if top is not None and top > 1:
+                ck.add(line_of(m, "top"), f"{path}.top",
+                       f"must be a fraction of the footprint in (0, 1], got {top:g}")
+    elif kind == "forest":
+        if "polygon" in m:
+            ck.polygon_value(m["polygon"], line_of(m, "polygon"), f"{path}.polygon")
+        else:
+            ck.missing(m, path, "polygon", why)
+        ck.number(m, "height", path, required=True, positive=True, why=why)
+    elif kind == "crater":
+        _check_crater(ck, m, path)
+    elif kind == "mesh":
+        _check_mesh(ck, m, path)
+    ck.number(m, "rotation", path)

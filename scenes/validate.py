@@ -1,0 +1,338 @@
+"""Check parsed scene data against scene format v1 and build a Scene.
+
+``build_scene`` checks everything it can and reports every problem; it returns a Scene only
+when there is none. Key paths name list items by id when they have one (``terrain[wall-1]``,
+``models[sgt].floor``) and by index otherwise (``models[3]``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .checks import Checker, is_int, item_line, line_of, plain, show
+from .footprints import base_half_extents, piece_footprint, point_in_polygon
+from .model import (
+    DEFAULT_BASE_MM,
+    DEFAULT_FACING,
+    DEFAULT_HEIGHT,
+    DEFAULT_SHAPE,
+    FORMAT_VERSION,
+    MODEL_SHAPES,
+    RULESET_IDS,
+    TERRAIN_TYPES,
+    ModelSpec,
+    Scene,
+    TerrainPiece,
+)
+from .paths import resolve_mesh_file
+from .terrain_checks import check_piece_data
+
+TOP_KEYS = ("format", "name", "ruleset", "table", "terrain", "models", "units", "deployment")
+HUMANOID_MIN_HEIGHT = 0.24  # two base thicknesses (geometry.volumes)
+MODEL_KEYS = ("id", "unit", "player", "at", "floor", "facing", "base", "height", "eye", "shape",
+              "profile")
+
+
+def _item_path(list_name: str, item: Any, index: int) -> str:
+    ident = item.get("id") if isinstance(item, dict) else None
+    if isinstance(ident, str) and ident.strip():
+        return f"{list_name}[{ident}]"
+    return f"{list_name}[{index}]"
+
+
+def _list(ck: Checker, data: dict, key: str) -> list:
+    """``data[key]`` as a list (absent or null -> [])."""
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        ck.add(line_of(data, key), key, f"must be a list, got {show(value)}")
+        return []
+    return value
+
+
+class _Ids:
+    """Ids used by terrain and models (one namespace)."""
+
+    def __init__(self, ck: Checker):
+        self.ck = ck
+        self.seen: dict[str, tuple[str, int | None]] = {}
+
+    def claim(self, ident: str, line: int | None, path: str) -> None:
+        if ident in self.seen:
+            where, first = self.seen[ident]
+            at = f" at line {first}" if first is not None else ""
+            self.ck.add(line, f"{path}.id", f"duplicate id {ident!r} (already used by {where}{at})")
+        else:
+            self.seen[ident] = (path.split("[")[0], line)
+
+
+def _item_id(ck: Checker, m: dict, path: str, ids: _Ids) -> str | None:
+    ident = ck.string(m, "id", path, required=True)
+    if ident is not None:
+        ids.claim(ident, line_of(m, "id"), path)
+    return ident
+
+
+# -- terrain ---------------------------------------------------------------------------------
+
+def _check_piece(ck: Checker, m: Any, index: int, line: int | None,
+                 ids: _Ids) -> TerrainPiece | None:
+    path = _item_path("terrain", m, index)
+    if not isinstance(m, dict):
+        ck.add(line, path, f"a terrain piece must be a mapping, got {show(m)}")
+        return None
+    ident = _item_id(ck, m, path, ids)
+    kind = m.get("type")
+    if "type" not in m:
+        ck.missing(m, path, "type")
+        return None
+    if kind not in TERRAIN_TYPES:
+        ck.add(line_of(m, "type"), f"{path}.type",
+               f"unknown terrain type {show(kind)} (expected one of {', '.join(TERRAIN_TYPES)})")
+        return None
+    before = len(ck.problems)
+    check_piece_data(ck, m, path, kind)
+    if ident is None or len(ck.problems) > before:
+        return None
+    data = {k: plain(v) for k, v in m.items() if k not in ("id", "type")}
+    return TerrainPiece(ident, kind, data, line=line_of(m))
+
+
+# -- units and deployment --------------------------------------------------------------------
+
+def _check_units(ck: Checker, units: list) -> dict[str, dict]:
+    by_id: dict[str, dict] = {}
+    for i, u in enumerate(units):
+        path = _item_path("units", u, i)
+        if not isinstance(u, dict):
+            ck.add(item_line(units, i), path, f"a unit must be a mapping, got {show(u)}")
+            continue
+        ident = ck.string(u, "id", path, required=True)
+        if "player" in u and not is_int(u["player"]):
+            ck.add(line_of(u, "player"), f"{path}.player",
+                   f"must be a whole number, got {show(u['player'])}")
+        ck.string(u, "profile", path)
+        form = u.get("formation")
+        if form is not None:
+            fpath = f"{path}.formation"
+            if not isinstance(form, dict):
+                ck.add(line_of(u, "formation"), fpath, f"must be a mapping, got {show(form)}")
+            else:
+                ck.point(form, "front", fpath)
+                ck.number(form, "facing", fpath)
+                for key in ("files", "ranks"):
+                    if key in form and (not is_int(form[key]) or form[key] < 1):
+                        ck.add(line_of(form, key), f"{fpath}.{key}",
+                               f"must be a whole number of at least 1, got {show(form[key])}")
+        if ident is None:
+            continue
+        if ident in by_id:
+            first = line_of(by_id[ident], "id")
+            at = f" (first at line {first})" if first is not None else ""
+            ck.add(line_of(u, "id"), f"{path}.id", f"duplicate unit id {ident!r}{at}")
+        else:
+            by_id[ident] = u
+    return by_id
+
+
+def _check_deployment(ck: Checker, data: dict) -> None:
+    dep, line = data.get("deployment"), line_of(data, "deployment")
+    if dep is None:
+        return
+    if isinstance(dep, str):
+        if not dep.strip():
+            ck.add(line, "deployment", "map name must not be empty")
+        return
+    if not isinstance(dep, dict):
+        ck.add(line, "deployment",
+               f"must be a map name or a mapping of player -> polygon, got {show(dep)}")
+        return
+    for player, poly in dep.items():
+        key, pline = f"deployment[{player}]", line_of(dep, player)
+        if not is_int(player):
+            ck.add(pline, key, f"player must be a whole number, got {show(player)}")
+        ck.polygon_value(poly, pline, key)
+
+
+# -- models ----------------------------------------------------------------------------------
+
+def _check_base(ck: Checker, m: dict, path: str) -> float | tuple[float, float] | None:
+    if "base" not in m:
+        return DEFAULT_BASE_MM
+    base, line = m["base"], line_of(m, "base")
+    if isinstance(base, list):
+        vals = ck.numbers_value(base, line, f"{path}.base", 2, positive=True)
+        return None if vals is None else (vals[0], vals[1])
+    return ck.number_value(base, line, f"{path}.base", positive=True)
+
+
+def _check_model(ck: Checker, m: Any, index: int, line: int | None, ids: _Ids,
+                 units: dict[str, dict]) -> ModelSpec | None:
+    path = _item_path("models", m, index)
+    if not isinstance(m, dict):
+        ck.add(line, path, f"a model must be a mapping, got {show(m)}")
+        return None
+    ident = _item_id(ck, m, path, ids)
+    unit_id = ck.string(m, "unit", path) if m.get("unit") is not None else None
+    unit = units.get(unit_id) if unit_id is not None else None
+    unit_player = unit.get("player") if unit is not None else None
+    player = m.get("player", unit_player)
+    if "player" in m:
+        if not is_int(player):
+            ck.add(line_of(m, "player"), f"{path}.player",
+                   f"must be a whole number, got {show(player)}")
+        elif is_int(unit_player) and unit_player != player:
+            ck.add(line_of(m, "player"), f"{path}.player",
+                   f"player {player} differs from player {unit_player} of its unit {unit_id!r}"
+                   + (f" (line {line_of(unit, 'player')})" if line_of(unit, "player") else ""))
+    elif not is_int(unit_player):
+        ck.missing(m, path, "player", " (give it on the model or on its unit)")
+    profile = ck.string(m, "profile", path) if "profile" in m else None
+    if "profile" not in m and unit is not None and isinstance(unit.get("profile"), str):
+        profile = unit["profile"]
+    at = ck.point(m, "at", path, required=True)
+    floor = m.get("floor")
+    if floor is not None and (not is_int(floor) or floor < 0):
+        ck.add(line_of(m, "floor"), f"{path}.floor",
+               f"must be a whole number >= 0 (0 = ground), got {show(floor)}")
+    facing = ck.number(m, "facing", path)
+    base = _check_base(ck, m, path)
+    height = ck.number(m, "height", path, positive=True)
+    height = DEFAULT_HEIGHT if "height" not in m else height
+    eye = ck.number(m, "eye", path, positive=True)
+    if eye is not None and height is not None and eye > height:
+        ck.add(line_of(m, "eye"), f"{path}.eye",
+               f"eye {eye:g} is above the model's height {height:g}")
+    shape = ck.string(m, "shape", path) if "shape" in m else DEFAULT_SHAPE
+    if shape == "humanoid" and height is not None and height <= HUMANOID_MIN_HEIGHT:
+        ck.add(line_of(m, "height"), f"{path}.height",
+               f"a humanoid must be taller than {HUMANOID_MIN_HEIGHT:g}\", got {height:g}")
+    if shape is not None and shape not in MODEL_SHAPES:
+        try:
+            resolve_mesh_file(shape, ck.scene_dir)
+        except ValueError as exc:
+            ck.add(line_of(m, "shape"), f"{path}.shape",
+                   f"shape is not {' or '.join(MODEL_SHAPES)} and is not a usable mesh: {exc}")
+    if at is None or base is None:
+        return None  # nothing to place; the problems are recorded
+    # With other problems the model is still returned (placeholders for bad values) so that
+    # the placement checks run too; build_scene returns no Scene when there is any problem.
+    extra = {k: plain(v) for k, v in m.items() if k not in MODEL_KEYS}
+    return ModelSpec(
+        id=ident or "", unit=unit_id, player=player if is_int(player) else 0, at=at,
+        floor=floor if is_int(floor) and floor >= 0 else None,
+        facing=DEFAULT_FACING if facing is None else facing, base=base,
+        height=DEFAULT_HEIGHT if height is None else float(height), eye=eye,
+        shape=str(shape or DEFAULT_SHAPE), profile=profile, extra=extra, line=line_of(m))
+
+
+def _check_on_table(ck: Checker, model: ModelSpec, m: dict, table: tuple[float, float],
+                    path: str) -> None:
+    ry, rx = model.base_radii_in
+    ex, ey = base_half_extents(ry, rx, model.facing)
+    x, y = model.at
+    tol = 1e-6
+    if x - ex < -tol or y - ey < -tol or x + ex > table[0] + tol or y + ey > table[1] + tol:
+        ck.add(line_of(m, "at"), f"{path}.at",
+               f"model base at [{x:g}, {y:g}] is not wholly on the "
+               f"{table[0]:g}x{table[1]:g} table")
+
+
+def _check_floor(ck: Checker, model: ModelSpec, m: dict, ruins: list[TerrainPiece],
+                 all_ruins_ok: bool, path: str) -> None:
+    floor = model.floor
+    if not floor:
+        return
+    pt = np.array([model.at])
+    under = [r for r in ruins if point_in_polygon(pt, piece_footprint(r))[0]]
+    line = line_of(m, "floor")
+    if not under:
+        if all_ruins_ok:
+            ck.add(line, f"{path}.floor",
+                   f"floor {floor} but the model does not stand inside any ruin's footprint")
+        return
+    if any(len(r.data.get("floors") or []) >= floor for r in under):
+        return
+    names = " or ".join(repr(r.id) for r in under)
+    most = max(len(r.data.get("floors") or []) for r in under)
+    ck.add(line, f"{path}.floor",
+           f"ruin {names} has no floor {floor} (it has {most} upper floor{'s' * (most != 1)}, "
+           "numbered from 1)")
+
+
+# -- scene -----------------------------------------------------------------------------------
+
+def _check_top(ck: Checker, data: dict) -> tuple[str | None, tuple[float, float] | None]:
+    if "format" in data:
+        fmt = data["format"]
+        if not is_int(fmt) or fmt != FORMAT_VERSION:
+            ck.add(line_of(data, "format"), "format",
+                   f"unsupported format {show(fmt)} (this version reads format {FORMAT_VERSION})")
+    if "name" in data and not isinstance(data["name"], str):
+        ck.add(line_of(data, "name"), "name", f"must be a string, got {show(data['name'])}")
+    ruleset = data.get("ruleset")
+    if "ruleset" not in data:
+        ck.add(line_of(data), "ruleset",
+               f"missing required key 'ruleset' (one of {', '.join(RULESET_IDS)})")
+    elif ruleset not in RULESET_IDS:
+        ck.add(line_of(data, "ruleset"), "ruleset",
+               f"unknown ruleset {show(ruleset)} (expected one of {', '.join(RULESET_IDS)})")
+        ruleset = None
+    table = None
+    if "table" not in data:
+        ck.add(line_of(data), "table", "missing required key 'table' ([width, depth] in inches)")
+    else:
+        vals = ck.numbers_value(data["table"], line_of(data, "table"), "table", 2, positive=True)
+        table = None if vals is None else (vals[0], vals[1])
+    return ruleset, table
+
+
+def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_name: str = "",
+                root_line: int | None = None) -> tuple[Scene | None, list]:
+    """Check parsed data; return (Scene or None, problems). The Scene is None if any problem."""
+    ck = Checker(file, scene_dir)
+    if not isinstance(data, dict):
+        kind = ("an empty document" if data is None else "a list" if isinstance(data, list)
+                else "a string" if isinstance(data, str) else f"the value {show(data)}")
+        ck.add(getattr(data, "line", None) or root_line, "scene",
+               f"a scene must be a YAML mapping of keys (format, table, terrain, ...), got {kind}")
+        return None, ck.problems
+    ruleset, table = _check_top(ck, data)
+    ids = _Ids(ck)
+    raw_terrain = _list(ck, data, "terrain")
+    pieces, ruins_ok = [], True
+    for i, item in enumerate(raw_terrain):
+        piece = _check_piece(ck, item, i, item_line(raw_terrain, i), ids)
+        if piece is not None:
+            pieces.append(piece)
+        elif isinstance(item, dict) and item.get("type") == "ruin":
+            ruins_ok = False
+    ruins = [p for p in pieces if p.type == "ruin"]
+    raw_units = _list(ck, data, "units")
+    units = _check_units(ck, raw_units)
+    raw_models = _list(ck, data, "models")
+    models = []
+    for i, item in enumerate(raw_models):
+        model = _check_model(ck, item, i, item_line(raw_models, i), ids, units)
+        if model is None:
+            continue
+        path = _item_path("models", item, i)
+        if table is not None:
+            _check_on_table(ck, model, item, table, path)
+        _check_floor(ck, model, item, ruins, ruins_ok, path)
+        models.append(model)
+    _check_deployment(ck, data)
+    if ck.problems or ruleset is None or table is None:
+        return None, ck.problems
+    scene = Scene(
+        name=data.get("name", default_name), ruleset=ruleset, table=table, terrain=pieces,
+        models=models, units=[plain(u) for u in raw_units],
+        deployment=plain(data.get("deployment")),
+        extra={k: plain(v) for k, v in data.items() if k not in TOP_KEYS},
+        format=FORMAT_VERSION)
+    return scene, ck.problems
+

@@ -1,0 +1,139 @@
+"""The command line: exit codes, one-line errors, JSON shapes, files written whole."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trimesh
+
+from scenes import EXAMPLES_DIR
+from viewer.cli import main
+
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "viewer.cli", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+BAD_SCENES = {
+    "not-a-mapping": ("- 1\n- 2\n", "mapping"),
+    "unknown-type": (
+        "format: 1\nname: x\nruleset: wh40k6\ntable: [24, 24]\nterrain:\n"
+        "  - {id: t1, type: lava, at: [5, 5]}\nmodels: []\n", "lava"),
+    "duplicate-id": (
+        "format: 1\nname: x\nruleset: wh40k6\ntable: [24, 24]\nmodels:\n"
+        "  - {id: a, player: 1, at: [5, 5]}\n  - {id: a, player: 2, at: [9, 9]}\n", "duplicate"),
+    "off-table": (
+        "format: 1\nname: x\nruleset: wh40k6\ntable: [24, 24]\nmodels:\n"
+        "  - {id: a, player: 1, at: [30, 5]}\n", "table"),
+    "python-tag": (
+        "format: 1\nname: !!python/object/apply:os.system ['echo hi']\nruleset: wh40k6\n"
+        "table: [24, 24]\n", "line"),
+    "negative-height": (
+        "format: 1\nname: x\nruleset: wh40k6\ntable: [24, 24]\nterrain:\n"
+        "  - {id: w, type: wall, from: [1, 1], to: [5, 1], height: -2}\n", "height"),
+}
+
+
+@pytest.mark.parametrize("scene", EXAMPLES, ids=lambda p: p.stem)
+def test_examples_validate_and_los_runs_on_each(scene, capsys):
+    assert main(["validate", str(scene)]) == 0
+    from scenes import load_scene
+
+    models = load_scene(scene).models
+    capsys.readouterr()
+    assert main(["los", str(scene), "--from", models[0].id, "--json"]) == 0
+    reports = json.loads(capsys.readouterr().out)
+    assert len(reports) == len(models) - 1
+    for report in reports:
+        assert {"observer", "target", "visible", "visible_fraction", "blockers", "distance",
+                "rays"} <= set(report)
+        assert 0.0 <= report["visible_fraction"] <= 1.0
+        assert report["distance"] >= 0.0
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SCENES))
+def test_bad_scene_is_one_line_exit_2_without_traceback(name, tmp_path):
+    text, needle = BAD_SCENES[name]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    for command in (["validate", str(path)], ["los", str(path), "--from", "a"]):
+        result = run_cli(*command)
+        assert result.returncode == 2, result.stderr
+        assert "Traceback" not in result.stderr
+        first = result.stderr.splitlines()[0]
+        assert first.startswith(str(path)) and needle in first.lower()
+
+
+def test_validate_reports_every_problem(tmp_path):
+    path = tmp_path / "many.yaml"
+    path.write_text(
+        "format: 1\nname: x\nruleset: chess\ntable: [24, 24]\nterrain:\n"
+        "  - {id: t1, type: lava, at: [5, 5]}\nmodels:\n  - {id: a, player: 1, at: [30, 5]}\n"
+    )
+    result = run_cli("validate", str(path))
+    lines = [ln for ln in result.stderr.splitlines() if ln.startswith(str(path) + ":")]
+    assert result.returncode == 2
+    assert len(lines) >= 3
+    assert any(":3:" in ln and "ruleset" in ln for ln in lines)
+
+
+def test_los_pair_json_and_unknown_model(capsys):
+    scene = str(EXAMPLES_DIR / "demo.yaml")
+    assert main(["los", scene, "--from", "sgt", "--to", "nob", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["observer"] == "sgt" and report["target"] == "nob"
+    assert report["rays"] > 400
+    result = run_cli("los", scene, "--from", "sgt", "--to", "nobody")
+    assert result.returncode == 2 and "nobody" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_los_does_not_import_panda3d():
+    code = (
+        "import sys; from viewer.cli import main; "
+        f"main(['los', r'{EXAMPLES_DIR / 'demo.yaml'}', '--from', 'sgt', '--to', 'nob']); "
+        "assert 'panda3d' not in sys.modules, 'panda3d imported'"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+
+
+def test_export_writes_one_node_per_owner(tmp_path):
+    out = tmp_path / "demo.glb"
+    assert main(["export", str(EXAMPLES_DIR / "demo.yaml"), str(out)]) == 0
+    loaded = trimesh.load(out)
+    from scenes import load_scene
+
+    scene = load_scene(EXAMPLES_DIR / "demo.yaml")
+    names = set(loaded.graph.nodes_geometry)
+    assert {m.id for m in scene.models} <= names
+    assert {p.id for p in scene.terrain} <= names
+    assert list(tmp_path.iterdir()) == [out]
+
+
+def test_export_refuses_other_formats(tmp_path):
+    result = run_cli("export", str(EXAMPLES_DIR / "demo.yaml"), str(tmp_path / "x.obj"))
+    assert result.returncode == 2 and not (tmp_path / "x.obj").exists()
+
+
+def test_bench_prints_its_figures(capsys):
+    assert main(["bench", "--rays", "20000", "--models", "16", "--pieces", "8", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["all_pairs"] == 16 * 15
+    for workload in figures["throughput"].values():
+        assert workload["agreement"] == 1.0
+        assert workload["project_rays_per_s"] > 0
+
+
+def test_demo_prints_a_summary(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "enemies seen" in out and "rays" in out
