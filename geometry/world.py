@@ -15,7 +15,7 @@ import numpy as np
 import trimesh
 
 from .plan import point_in_polygon, rotation_2d
-from .ray import RayScene, segments
+from .ray import RayScene
 from .types import ModelVolume, TerrainGeometry
 
 #: Distance kept from surfaces at both ends of a segment, so grazing hits at the very end

@@ -101,3 +101,29 @@ def test_forest_canopy_is_reported_not_blocking():
     seen = visibility(world, "m0", "m1")
     assert seen.visible_fraction == 1.0
     assert seen.through["wood"] == pytest.approx(1.0)
+
+
+def test_humanoid_observer_never_blocks_its_own_sight():
+    """The eye is inside the head: rays start where they leave the observer's own volume, and
+    re-entering it (a ray down past its own torso or weapon) never counts as blocked."""
+    from geometry import volumes
+
+    world = World((72.0, 48.0))
+    world.add_model("looker", volumes.humanoid_volume(32, 1.6), (10.0, 10.0), facing=0.0)
+    world.add_model("close", VOLUME, (10.0, 11.6))  # almost in base contact, straight ahead
+    world.add_model("behind", VOLUME, (10.0, 5.0))  # behind: seen past its own head
+    for target in ("close", "behind"):
+        assert visibility(world, "looker", target).visible_fraction == 1.0
+
+
+def test_points_to_target_answers_each_sight_point():
+    from geometry.visibility import points_to_target
+
+    world = cylinder_world([(0.0, 0.0), (12.0, 0.0)], 0.63, 1.6, 1.44)
+    world.add_terrain("wall", "wall", terrain.wall((6.0, -3.0), (6.0, 3.0), 2.0))
+    points = np.array([[0.0, 0.0, 1.0], [0.0, 0.0, 1.44], [0.0, 0.0, 3.5], [0.0, 0.0, 6.0]])
+    results = points_to_target(world, points, "m1", observer="m0")
+    fractions = [r.visible_fraction for r in results]
+    assert fractions[0] == 0.0
+    assert fractions == sorted(fractions) and fractions[-1] > 0.9
+    assert all(np.allclose(r.eye, p) for r, p in zip(results, points, strict=True))

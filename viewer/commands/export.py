@@ -10,8 +10,8 @@ import numpy as np
 import trimesh
 
 from geometry.world import World
-from viewer.errors import UsageError
 from viewer.commands.common import add_scene_argument, load
+from viewer.errors import UsageError
 
 #: glTF is y-up; the world is z-up. Rotating -90 degrees about x maps z-up onto y-up.
 Z_UP_TO_Y_UP = trimesh.transformations.rotation_matrix(-np.pi / 2, [1, 0, 0])
