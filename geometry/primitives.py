@@ -15,120 +15,18 @@ import mapbox_earcut
 import numpy as np
 import trimesh
 
-ArrayLike = Sequence[float] | np.ndarray
-
-
-# ---- 2D helpers ------------------------------------------------------------------------------
-
-
-def signed_area(polygon: np.ndarray) -> float:
-    """Signed area of a polygon (k, 2): positive when counter-clockwise."""
-    p = np.asarray(polygon, dtype=np.float64)
-    x, y = p[:, 0], p[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
-
-
-def clean_ring(polygon: ArrayLike, ccw: bool | None = True, tol: float = 1e-9) -> np.ndarray:
-    """(k, 2) copy of a polygon without a closing duplicate, repeated or collinear points.
-
-    ccw=True makes it counter-clockwise, False clockwise, None keeps its orientation.
-    Raises ValueError when fewer than 3 points or no area remain.
-    """
-    p = np.asarray(polygon, dtype=np.float64).reshape(-1, 2)
-    if not np.all(np.isfinite(p)):
-        raise ValueError("polygon has non-finite coordinates")
-    changed = True
-    while changed and len(p) >= 3:
-        changed = False
-        prev, nxt = np.roll(p, 1, axis=0), np.roll(p, -1, axis=0)
-        same = np.linalg.norm(p - prev, axis=1) <= tol
-        if same.any():
-            p = p[~same]
-            changed = True
-            continue
-        a, b = p - prev, nxt - p
-        cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-        scale = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
-        straight = np.abs(cross) <= tol * np.maximum(scale, tol)
-        if straight.any():
-            p = p[~np.eye(len(p), dtype=bool)[int(np.argmax(straight))]]
-            changed = True
-    if len(p) < 3 or abs(signed_area(p)) <= tol:
-        raise ValueError("polygon needs at least 3 non-collinear points")
-    if ccw is not None and (signed_area(p) > 0) != ccw:
-        p = p[::-1].copy()
-    return p
-
-
-def rotation_2d(degrees: float) -> np.ndarray:
-    """(2, 2) counter-clockwise rotation by degrees."""
-    a = np.radians(degrees)
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, -s], [s, c]])
-
-
-def to_table(points: ArrayLike, at: ArrayLike = (0.0, 0.0), rotation: float = 0.0) -> np.ndarray:
-    """(k, 2) points of a piece's local plan rotated by rotation (degrees CCW) about the local
-    origin, then moved so that the origin lands on at."""
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    return p @ rotation_2d(rotation).T + np.asarray(at, dtype=np.float64)[:2]
-
-
-def rectangle(sx: float, sy: float) -> np.ndarray:
-    """(4, 2) counter-clockwise rectangle of size sx x sy centred on the origin."""
-    hx, hy = 0.5 * sx, 0.5 * sy
-    return np.array([[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]], dtype=np.float64)
-
-
-def ellipse(rx: float, ry: float, segments: int = 32) -> np.ndarray:
-    """(segments, 2) counter-clockwise ellipse with semi-axes rx (along x) and ry (along y)."""
-    t = np.linspace(0.0, 2.0 * np.pi, int(segments), endpoint=False)
-    return np.column_stack([rx * np.cos(t), ry * np.sin(t)])
-
-
-def convex_hull_2d(points: ArrayLike) -> np.ndarray:
-    """(k, 2) counter-clockwise convex hull of points (n, 2) (Andrew's monotone chain)."""
-    p = np.unique(np.round(np.asarray(points, dtype=np.float64).reshape(-1, 2), 9), axis=0)
-    if len(p) < 3:
-        return p
-
-    def half(pts: np.ndarray) -> list[np.ndarray]:
-        out: list[np.ndarray] = []
-        for q in pts:
-            while len(out) >= 2:
-                a, b = out[-2], out[-1]
-                if (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]) > 1e-12:
-                    break
-                out.pop()
-            out.append(q)
-        return out
-
-    lower, upper = half(p), half(p[::-1])
-    return np.array(lower[:-1] + upper[:-1])
-
-
-def points_in_polygon(points: ArrayLike, polygon: ArrayLike) -> np.ndarray:
-    """(n,) bool: points (n, 2) strictly inside polygon (k, 2), even-odd rule."""
-    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    poly = np.asarray(polygon, dtype=np.float64)
-    x, y = pts[:, 0:1], pts[:, 1:2]
-    x0, y0 = poly[:, 0], poly[:, 1]
-    x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
-    crosses = (y0 > y) != (y1 > y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x_at = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
-    return (np.sum(crosses & (x < x_at), axis=1) % 2) == 1
-
-
-def distance_to_edges(points: ArrayLike, polygon: ArrayLike) -> np.ndarray:
-    """(n,) distance from each point (n, 2) to the nearest edge of polygon (k, 2)."""
-    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    a = np.asarray(polygon, dtype=np.float64)
-    ab = np.roll(a, -1, axis=0) - a
-    denom = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-18)
-    ap = pts[:, None, :] - a[None]
-    t = np.clip(np.einsum("nkj,kj->nk", ap, ab) / denom, 0.0, 1.0)
-    return np.min(np.linalg.norm(ap - t[..., None] * ab[None], axis=2), axis=1)
+from .plan import (  # noqa: F401 - 2D helpers re-exported for the builders
+    ArrayLike,
+    clean_ring,
+    convex_hull_2d,
+    distance_to_edges,
+    ellipse,
+    points_in_polygon,
+    rectangle,
+    rotation_2d,
+    signed_area,
+    to_table,
+)
 
 
 def _tri_areas(points: np.ndarray, tris: np.ndarray) -> np.ndarray:

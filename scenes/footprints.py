@@ -11,16 +11,13 @@ from typing import Any
 
 import numpy as np
 
+from geometry import plan
+from geometry.plan import distance_to_edges as distance_to_polygon_edges  # noqa: F401
+from geometry.plan import point_in_polygon, signed_area  # noqa: F401 - re-exported
+
 from .model import DEFAULT_MESH_FOOTPRINT, DEFAULT_WALL_THICKNESS, TerrainPiece
 
 CIRCLE_POINTS = 32
-
-
-def signed_area(poly: np.ndarray) -> float:
-    """Shoelace area: positive for a counter-clockwise polygon."""
-    p = np.asarray(poly, dtype=float)
-    x, y = p[:, 0], p[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
 
 
 def ccw(poly: np.ndarray) -> np.ndarray:
@@ -29,28 +26,15 @@ def ccw(poly: np.ndarray) -> np.ndarray:
     return p[::-1].copy() if signed_area(p) < 0 else p
 
 
-def rotate(points: np.ndarray, degrees: float, centre: Any = (0.0, 0.0)) -> np.ndarray:
-    """Points turned counter-clockwise by ``degrees`` about ``centre``."""
-    a = math.radians(degrees)
-    c, s = math.cos(a), math.sin(a)
-    rot = np.array([[c, -s], [s, c]])
-    ctr = np.asarray(centre, dtype=float)
-    return (np.asarray(points, dtype=float) - ctr) @ rot.T + ctr
-
-
 def rectangle(at: Any, width: float, depth: float, rotation: float = 0.0) -> np.ndarray:
     """A width (x) by depth (y) rectangle centred on ``at``, rotated, counter-clockwise."""
-    hw, hd = width / 2.0, depth / 2.0
-    local = np.array([[-hw, -hd], [hw, -hd], [hw, hd], [-hw, hd]])
-    return rotate(local, rotation) + np.asarray(at, dtype=float)
+    return plan.to_table(plan.rectangle(width, depth), at, rotation)
 
 
 def ellipse(at: Any, width: float, depth: float, rotation: float = 0.0,
             n: int = CIRCLE_POINTS) -> np.ndarray:
     """An n-gon inscribed in the width by depth ellipse centred on ``at``, rotated."""
-    t = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
-    local = np.stack([np.cos(t) * width / 2.0, np.sin(t) * depth / 2.0], axis=1)
-    return rotate(local, rotation) + np.asarray(at, dtype=float)
+    return plan.to_table(plan.ellipse(width / 2.0, depth / 2.0, n), at, rotation)
 
 
 def segment_rectangle(a: Any, b: Any, thickness: float) -> np.ndarray:
@@ -105,37 +89,6 @@ def piece_footprint(piece: TerrainPiece) -> np.ndarray:
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"terrain {piece.id!r} ({piece.type}): bad or missing {exc}") from exc
     raise ValueError(f"terrain {piece.id!r}: unknown type {piece.type!r}")
-
-
-def point_in_polygon(points: Any, poly: Any, eps: float = 1e-9) -> np.ndarray:
-    """(n,) bool: which points lie inside the polygon or on its boundary (within eps)."""
-    pts = np.asarray(points, dtype=float).reshape(-1, 2)
-    ring = np.asarray(poly, dtype=float).reshape(-1, 2)
-    a = ring
-    b = np.roll(ring, -1, axis=0)
-    px, py = pts[:, 0:1], pts[:, 1:2]  # (n, 1) against (k,) edges
-    ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
-    straddle = (ay > py) != (by > py)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x_cross = ax + (py - ay) * (bx - ax) / (by - ay)
-    crossings = np.count_nonzero(straddle & (px < x_cross), axis=1)
-    inside = (crossings % 2) == 1
-    return inside | (distance_to_polygon_edges(pts, ring) <= eps)
-
-
-def distance_to_polygon_edges(points: Any, poly: Any) -> np.ndarray:
-    """(n,) distance from each point to the nearest edge of the polygon's outline."""
-    pts = np.asarray(points, dtype=float).reshape(-1, 2)
-    a = np.asarray(poly, dtype=float).reshape(-1, 2)
-    b = np.roll(a, -1, axis=0)
-    ab = b - a  # (k, 2)
-    ap = pts[:, None, :] - a[None, :, :]  # (n, k, 2)
-    denom = np.einsum("kj,kj->k", ab, ab)
-    denom = np.where(denom == 0.0, 1.0, denom)
-    t = np.clip(np.einsum("nkj,kj->nk", ap, ab) / denom, 0.0, 1.0)
-    closest = a[None, :, :] + t[:, :, None] * ab[None, :, :]
-    dist = np.linalg.norm(pts[:, None, :] - closest, axis=2)
-    return dist.min(axis=1) if dist.size else np.full(len(pts), np.inf)
 
 
 def base_half_extents(ry: float, rx: float, facing: float) -> tuple[float, float]:
