@@ -26,6 +26,9 @@ from .world import EPSILON, World
 DEFAULT_SAMPLES = 400
 _MAX_RAYS_PER_QUERY = 40_000
 _CHUNK_QUERIES = 2_000
+#: Widest angle (radians) between neighbouring samples on a large, close target.
+ANGULAR_SPACING = 0.02
+_MAX_SAMPLE_FACTOR = 4
 
 
 @dataclass
@@ -140,29 +143,37 @@ class _Samples:
 
 def _silhouette_samples(world: World, queries: list[SightQuery], eyes: np.ndarray) -> _Samples:
     """Cast each query's window rays at its target alone (one engine call per target and
-    pass), extending the sequence where too few rays met the target."""
+    pass), extending the sequence where too few rays met the target.
+
+    The samples wanted grow with the target's angular size (at most ANGULAR_SPACING radians
+    apart, up to _MAX_SAMPLE_FACTOR times the query's count), so a large, close target is seen
+    in as much detail as a distant one."""
     groups: dict[tuple, list[int]] = defaultdict(list)
     for i, q in enumerate(queries):
-        groups[(q.target, q.parts, q.samples)].append(i)
+        groups[(q.target, q.parts)].append(i)
     cast = np.zeros(len(queries), dtype=np.int64)
     found_q, found_d, found_t = [], [], []
-    for (target, parts, wanted), members in groups.items():
+    asked = np.array([q.samples for q in queries], dtype=np.int64)
+    for (target, parts), members in groups.items():
         model = world.models[target]
         scene = model.part_scene(parts)
         rows = np.array(members)
         windows = view_windows(eyes[rows], model.part_vertices(parts))
-        counts = np.full(len(rows), wanted)
-        got = _cast_window(scene, windows, rows, 0, counts, cast, found_q, found_d, found_t)
+        wanted = _samples_wanted(asked[rows], windows)
+        got = _cast_window(scene, windows, rows, 0, wanted, cast, found_q, found_d, found_t)
         fill = np.maximum(got, 1) / wanted
         extra = np.ceil(wanted / fill).astype(np.int64) - wanted
         extra = np.clip(extra, 0, _MAX_RAYS_PER_QUERY - wanted)
         extra[(got >= wanted) | (got == 0)] = 0
         more = np.flatnonzero(extra)
         if len(more):
-            _cast_window(
-                scene, windows.take(more), rows[more], wanted, extra[more], cast,
-                found_q, found_d, found_t,
-            )
+            # rows continue the sequence where their own first pass stopped
+            for start in np.unique(wanted[more]):
+                same = more[wanted[more] == start]
+                _cast_window(
+                    scene, windows.take(same), rows[same], int(start), extra[same], cast,
+                    found_q, found_d, found_t,
+                )
     query_of = np.concatenate(found_q) if found_q else np.zeros(0, np.int64)
     order = np.argsort(query_of, kind="stable")
     return _Samples(
@@ -172,6 +183,15 @@ def _silhouette_samples(world: World, queries: list[SightQuery], eyes: np.ndarra
         sizes=np.bincount(query_of, minlength=len(queries)),
         cast=cast,
     )
+
+
+def _samples_wanted(asked: np.ndarray, windows) -> np.ndarray:
+    """(g,) samples to aim for: the asked count, raised for windows wider than
+    ANGULAR_SPACING allows (the whole-sphere fallback keeps the asked count)."""
+    area = np.prod(windows.hi - windows.lo, axis=1)
+    by_angle = np.ceil(area / ANGULAR_SPACING**2).astype(np.int64)
+    wanted = np.clip(by_angle, asked, asked * _MAX_SAMPLE_FACTOR)
+    return np.where(windows.wide, asked, wanted)
 
 
 def _cast_window(scene, windows, rows, start, counts, cast, found_q, found_d, found_t):

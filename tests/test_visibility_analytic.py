@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geometry.visibility import visibility
-from tests.world_helpers import cylinder_world, wall_geometry
+from tests.helpers import cylinder_world, wall_geometry
 
 RADIUS, HEIGHT, EYE = 0.63, 1.6, 1.44
 THICKNESS = 0.2
@@ -150,3 +150,10 @@ def test_narrower_blocker_never_lowers_the_fraction(width, shrink, offset):
         )
         fractions.append(visibility(world, "m0", "m1").visible_fraction)
     assert fractions[1] >= fractions[0]
+
+
+def test_sample_count_grows_with_the_targets_angular_size():
+    near = visibility(cylinder_world([(0.0, 0.0), (1.5, 0.0)], RADIUS, HEIGHT, EYE), "m0", "m1")
+    far = visibility(cylinder_world([(0.0, 0.0), (30.0, 0.0)], RADIUS, HEIGHT, EYE), "m0", "m1")
+    assert 400 <= far.samples < 480
+    assert near.samples > 2 * far.samples

@@ -6,7 +6,7 @@ import pytest
 from geometry import ruins, terrain
 from geometry.visibility import visibility
 from geometry.world import World
-from tests.world_helpers import cylinder_volume, cylinder_world
+from tests.helpers import cylinder_volume, cylinder_world
 
 VOLUME = cylinder_volume(0.63, 1.6, 1.44)
 
