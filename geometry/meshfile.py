@@ -101,13 +101,19 @@ def export_glb(
 
     Loading the file back with load_mesh_file gives the same coordinates and part names.
     """
+    with open(path, "wb") as f:
+        f.write(glb_bytes(parts))
+
+
+def glb_bytes(
+    parts: Iterable[tuple[str, trimesh.Trimesh]] | dict[str, trimesh.Trimesh],
+) -> bytes:
+    """The y-up GLB of z-up meshes, one node (and mesh) per (name, mesh)."""
     items = list(parts.items()) if isinstance(parts, dict) else list(parts)
     scene = trimesh.Scene()
     for name, mesh in items:
         scene.add_geometry(transform(mesh, Z_UP_TO_Y_UP), node_name=name, geom_name=name)
-    data = scene.export(file_type="glb")
-    with open(path, "wb") as f:
-        f.write(data)
+    return scene.export(file_type="glb")
 
 
 def split_parts(

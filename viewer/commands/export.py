@@ -1,4 +1,5 @@
-"""`battlesight export SCENE OUT.glb`: the assembled world as one glTF scene."""
+"""`battlesight export SCENE OUT.glb`: the assembled world as one glTF scene (y-up, as glTF
+requires; `geometry.meshfile.load_mesh_file` turns it back to z-up)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,12 @@ import os
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import trimesh
 
+from geometry.meshfile import glb_bytes
 from geometry.world import World
 from viewer.commands.common import add_scene_argument, load
 from viewer.errors import UsageError
-
-#: glTF is y-up; the world is z-up. Rotating -90 degrees about x maps z-up onto y-up.
-Z_UP_TO_Y_UP = trimesh.transformations.rotation_matrix(-np.pi / 2, [1, 0, 0])
 
 
 def add_parser(sub, name: str) -> None:
@@ -33,25 +31,21 @@ def run(args) -> int:
     return 0
 
 
-def world_scene(world: World) -> trimesh.Scene:
-    """A trimesh scene with one node per owner id (terrain solids, area volumes as
-    'ID/area', models), y-up as glTF expects."""
-    scene = trimesh.Scene()
+def world_parts(world: World) -> list[tuple[str, trimesh.Trimesh]]:
+    """(owner id, mesh) for every terrain solid, area volume (as 'ID/area') and model."""
+    parts = []
     for entry in world.terrain.values():
         if entry.geometry.solid is not None:
-            scene.add_geometry(entry.geometry.solid, node_name=entry.id, geom_name=entry.id)
+            parts.append((entry.id, entry.geometry.solid))
         if entry.geometry.area is not None:
-            name = f"{entry.id}/area"
-            scene.add_geometry(entry.geometry.area, node_name=name, geom_name=name)
-    for model in world.models.values():
-        scene.add_geometry(model.mesh, node_name=model.id, geom_name=model.id)
-    scene.apply_transform(Z_UP_TO_Y_UP)
-    return scene
+            parts.append((f"{entry.id}/area", entry.geometry.area))
+    parts += [(model.id, model.mesh) for model in world.models.values()]
+    return parts
 
 
 def export_world(world: World, out: Path) -> None:
     """Write atomically: a temporary file beside `out`, then a rename."""
-    data = world_scene(world).export(file_type="glb")
+    data = glb_bytes(world_parts(world))
     directory = out.resolve().parent
     if not directory.is_dir():
         raise UsageError(f"{out}: folder {directory} does not exist")
