@@ -142,7 +142,17 @@ def test_bench_prints_its_figures(capsys):
         assert workload["project_rays_per_s"] > 0
 
 
-def test_demo_prints_a_summary(capsys):
-    assert main(["demo"]) == 0
+def test_demo_prints_a_summary_and_renders_two_pictures(capsys, tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    assert main(["demo", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "enemies seen" in out and "rays" in out
+    pictures = sorted(tmp_path.glob("*.png"))
+    assert [p.name for p in pictures] == ["demo_los_sgt.png", "demo_overview.png"]
+    for picture in pictures:
+        assert str(picture) in out
+        pixels = np.asarray(Image.open(picture).convert("RGB"))
+        assert pixels.shape == (1080, 1920, 3)
+        assert pixels.std() > 20  # a real picture, not a blank frame

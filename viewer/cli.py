@@ -20,6 +20,8 @@ COMMANDS = {
     "los": "los",
     "export": "export",
     "bench": "bench",
+    "render": "render",
+    "view": "view",
 }
 
 EXIT_BAD_INPUT = 2

@@ -1,16 +1,22 @@
-"""`battlesight demo [SCENE]`: the line-of-sight summary of the bundled default scene."""
+"""`battlesight demo [SCENE]`: the line-of-sight summary of the bundled default scene, and two
+pictures of it rendered offscreen: the battle overview and one model's sight lines."""
 
 from __future__ import annotations
 
 from geometry.visibility import SightQuery, visibility_many
 from scenes import DEFAULT_SCENE
-from viewer.commands.common import load, table
+from viewer.commands.common import load, require_model, table
 
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="line-of-sight summary of the bundled default scene")
     parser.add_argument("scene", nargs="?", default=str(DEFAULT_SCENE), metavar="SCENE",
                         help="scene file (default: the bundled demo scene)")
+    parser.add_argument("--out", default="battlesight-demo", metavar="DIR",
+                        help="folder for the rendered pictures (default: ./battlesight-demo)")
+    parser.add_argument("--from", dest="observer", metavar="MODEL",
+                        help="model whose sight lines are drawn (default: the first model)")
+    parser.add_argument("--no-render", action="store_true", help="print the summary only")
 
 
 def run(args) -> int:
@@ -18,6 +24,13 @@ def run(args) -> int:
     print(f"{scene.name} ({scene.ruleset}, {scene.table[0]:g}x{scene.table[1]:g}\", "
           f"{len(scene.terrain)} terrain pieces, {len(scene.models)} models)")
     print(summary(scene, world))
+    if not args.no_render:
+        if args.observer is not None:
+            require_model(scene, args.observer)
+        from viewer.render import render_demo_pictures  # imports Panda3D: only when drawing
+
+        for path in render_demo_pictures(world, scene, args.out, observer=args.observer):
+            print(f"wrote {path}")
     return 0
 
 

@@ -1,0 +1,132 @@
+"""`battlesight render SCENE --out FILE.png`: an offscreen picture (or a turntable) of a scene.
+
+Panda3D is imported only when the command runs, not when the parser is built.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from viewer.commands.common import add_scene_argument, load, require_model
+from viewer.errors import UsageError
+
+FRAME_SUFFIXES = (".png", ".gif")
+VIDEO_SUFFIXES = (".mp4", ".webm", ".mov")
+
+
+def add_parser(sub, name: str) -> None:
+    parser = sub.add_parser(name, help="render a scene offscreen to PNG (or a turntable GIF)")
+    add_scene_argument(parser)
+    parser.add_argument("--out", required=True, metavar="FILE",
+                        help="output image (.png); with --turntable .gif or numbered .png")
+    parser.add_argument("--view", default="iso", metavar="VIEW",
+                        help="top | iso | edge1 | edge2 | eye:MODEL[:TARGET] (default iso)")
+    parser.add_argument("--size", default="1920x1080", metavar="WxH",
+                        help="image size in pixels (default 1920x1080)")
+    parser.add_argument("--los", metavar="MODEL",
+                        help="draw MODEL's sight lines to every enemy, coloured by ruling")
+    parser.add_argument("--target", metavar="MODEL",
+                        help="with --los: draw the sample points on this target (seen/hidden)")
+    parser.add_argument("--labels", action="store_true", help="label every model")
+    parser.add_argument("--heatmap", action="store_true",
+                        help="exposure heatmap: share of model eyes seeing each inch (terrain)")
+    parser.add_argument("--heatmap-field", metavar="FILE.npy",
+                        help="heatmap from a saved (ny, nx) array instead (issue 7's fields)")
+    parser.add_argument("--ruler", nargs=2, metavar=("A", "B"),
+                        help="measure between two models, base to base")
+    parser.add_argument("--turntable", type=int, metavar="N",
+                        help="N frames orbiting the table (GIF or numbered PNGs)")
+    parser.add_argument("--no-legend", action="store_true", help="leave out the legend")
+    parser.add_argument("--no-rules", action="store_true",
+                        help="classify sight lines by geometry, not by the scene's ruleset")
+    parser.add_argument("--renderer", choices=("auto", "headlessgl", "tiny"), default=None,
+                        help="back end (default: $BATTLESIGHT_RENDERER or auto)")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'1920x1080' -> (1920, 1080); UsageError otherwise."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"bad --size {text!r}; write WIDTHxHEIGHT, e.g. 1920x1080") from None
+    if not (16 <= w <= 8192 and 16 <= h <= 8192):
+        raise UsageError(f"--size {text!r} out of range (16..8192 pixels a side)")
+    return w, h
+
+
+def check_args(args, scene) -> None:
+    """Every mistake the command can spot before drawing, as a UsageError."""
+    from viewer.cameras import parse_view
+
+    out = Path(args.out)
+    if not out.parent.exists() or not out.parent.is_dir():
+        raise UsageError(f"cannot write {args.out}: folder {out.parent} does not exist")
+    suffix = out.suffix.lower()
+    if suffix in VIDEO_SUFFIXES:
+        raise UsageError(f"{suffix} output needs imageio-ffmpeg, not installed; use .gif or .png")
+    allowed = FRAME_SUFFIXES if args.turntable else (".png",)
+    if suffix not in allowed:
+        raise UsageError(f"--out must end in {' or '.join(allowed)}")
+    if args.turntable is not None and not 1 <= args.turntable <= 720:
+        raise UsageError("--turntable N: N from 1 to 720")
+    try:
+        kind, model, target = parse_view(args.view)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    for model_id in (model, target, args.los, args.target, *(args.ruler or ())):
+        if model_id is not None:
+            require_model(scene, model_id)
+    if args.target and not args.los:
+        raise UsageError("--target needs --los MODEL")
+    if args.heatmap and args.heatmap_field:
+        raise UsageError("use --heatmap or --heatmap-field, not both")
+
+
+def settings_from_args(args, world):
+    """RenderSettings for the parsed arguments."""
+    from viewer.heatmap import load_field
+    from viewer.render import RenderSettings
+
+    width, height = parse_size(args.size)
+    heatmap = None
+    if args.heatmap:
+        heatmap = "exposure"
+    elif args.heatmap_field:
+        try:
+            heatmap = load_field(args.heatmap_field)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"cannot read heatmap field: {error}") from None
+    return RenderSettings(
+        width=width, height=height, view=args.view, los=args.los, target=args.target,
+        labels=args.labels, legend=not args.no_legend, heatmap=heatmap,
+        ruler=tuple(args.ruler) if args.ruler else None, rules=not args.no_rules,
+        backend=None if args.renderer in (None, "auto") else args.renderer,
+    )
+
+
+def run(args) -> int:
+    scene, world = load(args.scene)
+    parse_size(args.size)
+    check_args(args, scene)
+    settings = settings_from_args(args, world)
+    from viewer import platform
+    from viewer.platform import RenderUnavailable
+    from viewer.render import render_scene, render_turntable, save_frames, save_png
+
+    start = time.perf_counter()
+    try:
+        if args.turntable:
+            paths = save_frames(render_turntable(world, scene, settings, args.turntable),
+                                args.out)
+        else:
+            paths = [save_png(render_scene(world, scene, settings), args.out)]
+    except RenderUnavailable as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot write {args.out}: {error.strerror or error}") from None
+    seconds = time.perf_counter() - start
+    shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]} ({len(paths)} files)"
+    print(f"wrote {shown} ({settings.width}x{settings.height}, {platform.last_backend}, "
+          f"{seconds:.2f} s)")
+    return 0

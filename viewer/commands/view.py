@@ -1,0 +1,60 @@
+"""`battlesight view SCENE`: the interactive 3D viewer (orbit, presets, selection, sight lines).
+
+Without a display it refuses unless `--frames N` asks for a headless run of the window code
+(handy for checks: `--frames 3 --screenshot shot.png`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from viewer.commands.common import add_scene_argument, load, require_model
+from viewer.commands.render import parse_size
+from viewer.errors import UsageError
+
+
+def add_parser(sub, name: str) -> None:
+    parser = sub.add_parser(name, help="interactive 3D viewer (mouse camera, sight lines)")
+    add_scene_argument(parser)
+    parser.add_argument("--view", default="iso", metavar="VIEW",
+                        help="start view: top | iso | edge1 | edge2 | eye:MODEL[:TARGET]")
+    parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size")
+    parser.add_argument("--select", metavar="MODEL", help="start with MODEL selected")
+    parser.add_argument("--frames", type=int, metavar="N",
+                        help="run N frames and exit (works without a display)")
+    parser.add_argument("--screenshot", metavar="FILE.png", help="with --frames: save the last")
+
+
+def run(args) -> int:
+    scene, _ = load(args.scene)
+    width, height = parse_size(args.size)
+    if args.select:
+        require_model(scene, args.select)
+    from viewer.cameras import parse_view
+
+    try:
+        _, model, target = parse_view(args.view)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    for model_id in (model, target):
+        if model_id is not None:
+            require_model(scene, model_id)
+    if args.screenshot and args.frames is None:
+        raise UsageError("--screenshot needs --frames N")
+    if args.screenshot and not Path(args.screenshot).parent.is_dir():
+        raise UsageError(f"cannot write {args.screenshot}: its folder does not exist")
+    from viewer import platform
+
+    if args.frames is None and not platform.has_display():
+        raise UsageError("no display here (DISPLAY is not set): use `battlesight render`, "
+                         "or --frames N to run the viewer headless")
+    from viewer.window import run_viewer
+
+    def loader():
+        scene_now, world_now = load(args.scene)
+        return world_now, scene_now
+
+    run_viewer(loader, width, height, args.view, args.select, args.frames, args.screenshot)
+    if args.screenshot:
+        print(f"wrote {args.screenshot}")
+    return 0

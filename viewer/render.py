@@ -1,0 +1,172 @@
+"""Offscreen pictures of a battlefield: the library call under `battlesight render`.
+
+    from viewer.render import RenderSettings, render_scene, save_png
+    image = render_scene(world, scene, RenderSettings(view="top", los="sgt"))  # (h, w, 3) uint8
+    save_png(image, "overview.png")
+
+Works without a display: `viewer.platform` picks EGL (headless GL) or the software renderer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import platform
+from .cameras import Orbit, preset_orbit
+from .heatmap import exposure_field, normalise
+from .overlays import ruler_ends
+from .sceneview import SceneView
+
+EXPOSURE_TITLE = "Exposure: share of eyes seeing 1\" up"
+
+
+@dataclass
+class RenderSettings:
+    """What to draw and how big.
+
+    view:     top | iso | edge1 | edge2 | eye:MODEL[:TARGET]
+    los:      model id whose sight lines to every enemy are drawn (with a legend)
+    target:   with los, the target whose sample points are drawn (seen / hidden)
+    heatmap:  an (ny, nx) field over the table, or "exposure" for `heatmap.exposure_field`
+    ruler:    two model ids (measured base edge to base edge) or two (3,) points
+    rules:    False: classify sight lines by geometry even when the scene's ruleset could
+    backend:  None (auto / $BATTLESIGHT_RENDERER), "headlessgl" or "tiny"
+    """
+
+    width: int = 1280
+    height: int = 720
+    view: str = "iso"
+    los: str | None = None
+    target: str | None = None
+    labels: bool = False
+    legend: bool = True
+    heatmap: np.ndarray | str | None = None
+    ruler: tuple | None = None
+    rules: bool = True
+    backend: str | None = None
+
+    def classifier(self):
+        """None (the scene's ruleset when it can judge) or the geometric classifier."""
+        from .rulings import GeometricClassifier
+
+        return None if self.rules else GeometricClassifier()
+
+
+class OffscreenRenderer:
+    """A SceneView drawn into an offscreen buffer; keep one to render many frames cheaply."""
+
+    def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
+                 backend: str | None = None, classifier=None):
+        self.view = SceneView(world, scene, width, height, classifier=classifier)
+        self.target = platform.make_offscreen(width, height, backend)
+        self.view.stage.attach(self.target.buffer)
+
+    @property
+    def backend(self) -> str:
+        return self.target.backend
+
+    def render(self) -> np.ndarray:
+        """Draw one frame; (h, w, 3) uint8, top row first."""
+        engine = platform.engine()
+        engine.render_frame()
+        engine.render_frame()  # the copy to RAM lands one frame late on some pipes
+        return self.target.read_rgb()
+
+    def close(self) -> None:
+        self.view.stage.detach(self.target.buffer)
+        self.target.close()
+
+    def __enter__(self) -> OffscreenRenderer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def apply_settings(view: SceneView, settings: RenderSettings) -> None:
+    """Set up a SceneView as the settings ask (KeyError names an unknown model)."""
+    view.show_labels = settings.labels
+    view.show_legend = settings.legend
+    if isinstance(settings.heatmap, str):
+        if settings.heatmap != "exposure":
+            raise ValueError(f"unknown heatmap {settings.heatmap!r}")
+        view.heatmap = exposure_field(view.world)
+        view.heatmap_title = EXPOSURE_TITLE
+    elif settings.heatmap is not None:
+        view.heatmap = normalise(settings.heatmap)
+    if settings.ruler is not None:
+        view.ruler = ruler_ends(view.world, *settings.ruler, view.classifier)
+    view.set_view(settings.view)
+    view.show_sight_lines(settings.los, settings.target)
+
+
+def render_scene(world, scene=None, settings: RenderSettings | None = None) -> np.ndarray:
+    """One picture of the world as settings ask: (height, width, 3) uint8."""
+    settings = settings or RenderSettings()
+    with OffscreenRenderer(world, scene, settings.width, settings.height,
+                           settings.backend, settings.classifier()) as renderer:
+        apply_settings(renderer.view, settings)
+        return renderer.render()
+
+
+def render_turntable(world, scene=None, settings: RenderSettings | None = None,
+                     frames: int = 36, pitch: float = -35.0) -> list[np.ndarray]:
+    """frames pictures orbiting the table centre once (the view setting is ignored)."""
+    settings = settings or RenderSettings()
+    images = []
+    with OffscreenRenderer(world, scene, settings.width, settings.height,
+                           settings.backend, settings.classifier()) as renderer:
+        apply_settings(renderer.view, settings)
+        base = preset_orbit("iso", world.table, renderer.view.stage.aspect)
+        for i in range(int(frames)):
+            heading = base.heading + 360.0 * i / frames
+            renderer.view.set_orbit(Orbit(base.focus, heading, pitch, base.distance * 0.95))
+            images.append(renderer.render())
+    return images
+
+
+def save_png(image: np.ndarray, path: str | Path) -> Path:
+    """Write an (h, w, 3) uint8 image as PNG."""
+    from PIL import Image
+
+    path = Path(path)
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(path, format="PNG")
+    return path
+
+
+def save_frames(images: list[np.ndarray], path: str | Path, fps: float = 12.0) -> list[Path]:
+    """Write frames: an animated GIF when path ends in .gif, else numbered PNGs
+    (`name_000.png`, ...). MP4 needs an encoder this project does not depend on yet."""
+    from PIL import Image
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".gif":
+        first, *rest = [Image.fromarray(im).convert("P", palette=Image.ADAPTIVE) for im in images]
+        first.save(path, save_all=True, append_images=rest, duration=int(1000 / fps), loop=0)
+        return [path]
+    if suffix in (".mp4", ".webm", ".mov"):
+        raise ValueError("video output needs imageio-ffmpeg, not installed; use .gif or .png")
+    stem = path.with_suffix("")
+    return [save_png(im, f"{stem}_{i:03d}.png") for i, im in enumerate(images)]
+
+
+def render_demo_pictures(world, scene, out_dir: str | Path, observer: str | None = None,
+                         size: tuple[int, int] = (1920, 1080)) -> list[Path]:
+    """The pictures `battlesight demo` shows: the scene's overview (iso) and one model's
+    sight lines (top view, with legend), as PNGs in out_dir. Returns their paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    name = (getattr(scene, "path", None) and Path(scene.path).stem) or "scene"
+    observer = observer or next(iter(world.models), None)
+    width, height = size
+    paths = [save_png(render_scene(world, scene, RenderSettings(width, height, "iso")),
+                      out / f"{name}_overview.png")]
+    if observer is not None:
+        settings = RenderSettings(width, height, "top", los=observer)
+        paths.append(save_png(render_scene(world, scene, settings),
+                              out / f"{name}_los_{observer}.png"))
+    return paths

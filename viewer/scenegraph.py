@@ -1,0 +1,178 @@
+"""The battlefield as a Panda3D scene graph: table, grid, deployment zones, terrain, models.
+
+Built from a `geometry.world.World` (meshes handed over as arrays) and, optionally, the
+`scenes.model.Scene` it came from (deployment zones, names). No camera, no window: see `stage`.
+The table top and its decals (zones, heatmap, grid) are drawn first in a fixed order without
+depth tests, so they never fight over depth in the software renderer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from panda3d.core import NodePath, TransparencyAttrib
+
+from . import geom, palette
+
+GROUND_BIN = "background"  # a fixed-order bin drawn before the opaque one
+GRID_MAJOR = 6  # a stronger grid line every 6 inches
+
+
+@dataclass
+class SceneGraph:
+    """Handles on the nodes the viewer changes later."""
+
+    root: NodePath
+    ground: NodePath  # table top + decals
+    decals: NodePath  # heatmap etc. attach here (drawn over zones, under the grid)
+    terrain: dict[str, NodePath] = field(default_factory=dict)
+    models: dict[str, NodePath] = field(default_factory=dict)
+    rings: dict[str, NodePath] = field(default_factory=dict)
+    overlays: NodePath | None = None
+
+    def model_node(self, model_id: str) -> NodePath | None:
+        return self.models.get(model_id)
+
+
+def ground_decal(node: NodePath, order: int) -> NodePath:
+    """Make node a decal on the table top: drawn in the ground bin at `order`, no depth."""
+    node.set_bin(GROUND_BIN, order)
+    node.set_depth_test(False)
+    node.set_depth_write(False)
+    node.set_light_off(1)
+    return node
+
+
+def translucent(node: NodePath, colour: palette.Colour, two_sided: bool = False) -> NodePath:
+    """Alpha-blended unlit colour, drawn after opaque things, not writing depth."""
+    node.set_color(*colour)
+    node.set_light_off(1)
+    node.set_transparency(TransparencyAttrib.M_alpha)
+    node.set_depth_write(False)
+    node.set_bin("transparent", 0)
+    if two_sided:
+        node.set_two_sided(True)
+    return node
+
+
+def _table(root: NodePath, table: tuple[float, float]) -> tuple[NodePath, NodePath]:
+    width, depth = table
+    ground = root.attach_new_node("ground")
+    top = ground.attach_new_node(geom.soup_node(
+        "table-top", geom.polygon_soup([[0, 0], [width, 0], [width, depth], [0, depth]], 0.0)))
+    top.set_color(*palette.TABLE)
+    top.set_bin(GROUND_BIN, 0)
+    top.set_light_off(1)
+    # sides of the table, lit, below the top
+    body = np.array([[0, 0], [width, 0], [width, depth], [0, depth]], float)
+    a, b = geom.outline_segments(body, 0.0)
+    low = np.array([0.0, 0.0, -0.75])
+    sides = np.concatenate([np.stack([a + low, b + low, b], 1), np.stack([a + low, b, a], 1)])
+    side = root.attach_new_node(geom.soup_node("table-sides", sides))
+    geom.paint(side, palette.TABLE_EDGE)
+    decals = ground.attach_new_node("decals")
+    ground_decal(decals, 2)
+    _grid(ground, table)
+    return ground, decals
+
+
+def _grid(ground: NodePath, table: tuple[float, float]) -> None:
+    width, depth = table
+    for major, colour, order in ((False, palette.GRID_INCH, 3), (True, palette.GRID_FOOT, 4)):
+        xs = [x for x in range(0, int(width) + 1) if (x % GRID_MAJOR == 0) == major]
+        ys = [y for y in range(0, int(depth) + 1) if (y % GRID_MAJOR == 0) == major]
+        starts = [(x, 0, 0) for x in xs] + [(0, y, 0) for y in ys]
+        ends = [(x, depth, 0) for x in xs] + [(width, y, 0) for y in ys]
+        if not starts:
+            continue
+        lines = ground.attach_new_node(geom.lines_node("grid", np.array(starts), np.array(ends)))
+        lines.set_color(*colour)
+        ground_decal(lines, order)
+
+
+def _deployment(ground: NodePath, deployment) -> None:
+    if not isinstance(deployment, dict):
+        return  # a named map: drawn once a ruleset can turn the name into polygons
+    for player, polygon in deployment.items():
+        colour = palette.player_colour(int(player))
+        poly = np.asarray(polygon, dtype=np.float64)
+        fill = ground.attach_new_node(geom.soup_node(f"zone-{player}", geom.polygon_soup(poly, 0)))
+        ground_decal(translucent(fill, colour[:3] + (0.22,)), 1)
+        a, b = geom.outline_segments(poly, 0.0)
+        edge = ground.attach_new_node(geom.lines_node(f"zone-edge-{player}", a, b))
+        edge.set_color(*colour)
+        ground_decal(edge, 5)
+
+
+def _terrain(root: NodePath, world, graph: SceneGraph) -> None:
+    for entry in world.terrain.values():
+        node = root.attach_new_node(f"terrain-{entry.id}")
+        g = entry.geometry
+        colour = palette.TERRAIN.get(entry.kind, palette.OTHER_TERRAIN)
+        drew = False
+        if entry.kind in ("forest", "crater") and len(g.footprint) >= 3:
+            floor = palette.darker(palette.FOREST_CANOPY if entry.kind == "forest" else colour, 0.7)
+            decal = node.attach_new_node(geom.soup_node("floor", geom.polygon_soup(g.footprint, 0)))
+            decal.set_color(*floor[:3], 1.0)
+            ground_decal(decal, 1)
+        if g.solid is not None and len(g.solid.faces):
+            solid = node.attach_new_node(geom.mesh_node("solid", g.solid))
+            geom.paint(solid, colour)
+            drew = True
+        if g.area is not None and len(g.area.faces):
+            area = node.attach_new_node(geom.mesh_node("area", g.area))
+            translucent(area, palette.FOREST_CANOPY if entry.kind == "forest" else palette.AREA,
+                        two_sided=True)
+            drew = True
+        if not drew and g.stand is not None and len(g.stand.faces):
+            stand = node.attach_new_node(geom.mesh_node("stand", g.stand))
+            geom.paint(stand, colour)
+        graph.terrain[entry.id] = node
+
+
+def base_radii(model) -> tuple[float, float]:
+    """(rx, ry) of a placed model's base in its local frame, from the bottom of its volume."""
+    v = np.asarray(model.volume.mesh.vertices)
+    low = v[v[:, 2] <= v[:, 2].min() + 0.05]
+    pts = low if len(low) >= 3 else v
+    return float(np.abs(pts[:, 0]).max()), float(np.abs(pts[:, 1]).max())
+
+
+def ring_node(model, colour: palette.Colour, grow: float = 0.0, width: float = 0.08) -> NodePath:
+    """A flat ring around a model's base (unlit), placed and turned with the model."""
+    rx, ry = base_radii(model)
+    soup = geom.ring_soup(rx + grow + width, ry + grow + width, width, 0.03)
+    node = NodePath(geom.soup_node(f"ring-{model.id}", soup))
+    node.set_pos(*map(float, model.position))
+    node.set_h(float(model.facing))
+    node.set_color(*colour)
+    node.set_light_off(1)
+    return node
+
+
+def _models(root: NodePath, world, graph: SceneGraph) -> None:
+    models = root.attach_new_node("models")
+    for model in world.models.values():
+        colour = palette.player_colour(model.player)
+        node = models.attach_new_node(geom.mesh_node(f"model-{model.id}", model.mesh))
+        geom.paint(node, colour)
+        node.set_tag("model", model.id)
+        ring = ring_node(model, palette.darker(colour, 0.5))
+        ring.reparent_to(models)
+        graph.models[model.id] = node
+        graph.rings[model.id] = ring
+
+
+def build_scene_graph(world, scene=None) -> SceneGraph:
+    """The whole battlefield of world (and scene's deployment zones) under one root."""
+    root = NodePath("battlefield")
+    ground, decals = _table(root, world.table)
+    graph = SceneGraph(root=root, ground=ground, decals=decals)
+    if scene is not None:
+        _deployment(ground, getattr(scene, "deployment", None))
+    _terrain(root, world, graph)
+    _models(root, world, graph)
+    graph.overlays = root.attach_new_node("overlays")
+    graph.overlays.set_light_off(1)
+    return graph

@@ -1,0 +1,215 @@
+"""A battlefield on a stage plus what is shown over it: the state both the window and the
+offscreen renders drive (camera, selected model, sight lines, samples, ruler, heatmap, texts).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from panda3d.core import NodePath
+
+from . import overlays, palette
+from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose
+from .rulings import GeometricClassifier, SightLine, classifier_for, sight_lines
+from .scenegraph import SceneGraph, build_scene_graph, ring_node
+from .stage import ScreenLabel, Stage
+
+
+class SceneView:
+    """World + scene drawn on a Stage, with overlays; no window, no input."""
+
+    def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
+                 classifier: GeometricClassifier | None = None):
+        self.world, self.scene = world, scene
+        self.stage = Stage(width, height)
+        self._given_classifier = classifier
+        self.classifier: GeometricClassifier | None = classifier
+        self.graph: SceneGraph | None = None
+        self.orbit: Orbit | None = preset_orbit("iso", world.table, self.stage.view_aspect)
+        self.view_name = "iso"
+        self.show_labels = False
+        self.show_legend = True
+        self.observer: str | None = None
+        self.lines: list[SightLine] = []
+        self.target: str | None = None
+        self.ruler: tuple[np.ndarray, np.ndarray, float, str] | None = None
+        self.heatmap: np.ndarray | None = None
+        self.heatmap_title = "Heatmap"
+        self.info: list[str] = []  # lines of the info panel (bottom left)
+        self.legend_box: tuple[float, float, float, float] | None = None  # x, y, w, h pixels
+        self.help: list[str] = []  # lines of the help panel (top right)
+        self.hud = self.stage.overlay.attach_new_node("hud")
+        self.build()
+
+    # ---- building -----------------------------------------------------------------------
+
+    def build(self) -> None:
+        """(Re)build the battlefield nodes from the world, keeping what is shown over it."""
+        if self.graph is not None:
+            self.graph.root.remove_node()
+        self.graph = build_scene_graph(self.world, self.scene)
+        self.graph.root.reparent_to(self.stage.root)
+        self.classifier = self._given_classifier or classifier_for(self.scene, self.world)
+        for name in (self.observer, self.target):
+            if name is not None and name not in self.world.models:
+                self.observer = self.target = None
+                self.lines = []
+        if self.observer is not None:
+            self.lines = sight_lines(self.world, self.scene, self.observer,
+                                     classifier=self.classifier)
+        self.apply_view()
+        self.refresh()
+
+    def replace_world(self, world, scene=None) -> None:
+        """Show another world (a reloaded scene); selection kept when its models remain."""
+        self.world, self.scene = world, scene
+        self.build()
+
+    # ---- camera -------------------------------------------------------------------------
+
+    def set_view(self, view: str) -> None:
+        """A preset or eye view by name (see `cameras.parse_view`); KeyError for a bad model."""
+        kind, _, _ = parse_view(view)
+        aspects = (self.stage.view_aspect, self.stage.aspect)
+        pose = view_pose(self.world, view, *aspects)
+        self.view_name = view
+        self.orbit = None if kind == "eye" else preset_orbit(
+            kind, self.world.table, aspects[0], image_aspect=aspects[1])
+        self.set_pose(pose)
+
+    def set_orbit(self, orbit: Orbit) -> None:
+        self.orbit = orbit
+        self.view_name = "orbit"
+        self.set_pose(orbit.pose())
+
+    def set_pose(self, pose: CameraPose) -> None:
+        hide = self.graph.models.get(pose.hide) if pose.hide else None
+        self.stage.hide_node(hide)
+        if pose.hide and pose.hide in self.graph.rings:
+            self.graph.rings[pose.hide].hide()
+        self.stage.set_pose(pose)
+
+    def apply_view(self) -> None:
+        """Re-apply the current view (after a rebuild or resize)."""
+        if self.orbit is not None and self.view_name == "orbit":
+            self.set_pose(self.orbit.pose())
+            return
+        try:
+            self.set_view(self.view_name)
+        except (KeyError, ValueError):
+            self.set_view("iso")
+
+    def resize(self, width: int, height: int) -> None:
+        self.stage.resize(width, height)
+        self.refresh()
+
+    # ---- what is shown ------------------------------------------------------------------
+
+    def show_sight_lines(self, observer: str | None, target: str | None = None) -> None:
+        """Sight lines from observer to every enemy (None clears), samples on target."""
+        if observer is not None and observer not in self.world.models:
+            raise KeyError(observer)
+        self.observer = observer
+        self.lines = [] if observer is None else sight_lines(
+            self.world, self.scene, observer, classifier=self.classifier)
+        self.target = target if observer is not None else None
+        if target is not None and target not in self.world.models:
+            raise KeyError(target)
+        self.refresh()
+
+    def line_to(self, target: str) -> SightLine | None:
+        return next((line for line in self.lines if line.target == target), None)
+
+    def set_target(self, target: str | None) -> None:
+        """Show the sample points of the line from the observer to target."""
+        self.target = target
+        self.refresh()
+
+    def set_ruler(self, a, b, gap: float = 0.0, note: str = "") -> None:
+        """A ruler from a to b (None clears it); gap is taken off the lengths."""
+        self.ruler = None if a is None else (np.asarray(a, float), np.asarray(b, float), gap, note)
+        self.refresh()
+
+    def set_heatmap(self, field: np.ndarray | None, title: str = "Heatmap") -> None:
+        """An (ny, nx) field in [0, 1] over the table (row 0 along y = 0), or None; title
+        heads its colour key."""
+        self.heatmap = None if field is None else np.asarray(field, dtype=np.float64)
+        self.heatmap_title = title
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw every overlay from the current state."""
+        graph = self.graph
+        graph.overlays.node().remove_all_children()
+        graph.decals.node().remove_all_children()
+        self.hud.node().remove_all_children()
+        labels: list[ScreenLabel] = []
+        inset = 0.0
+        self.legend_box = None
+        if self.heatmap is not None:
+            overlays.draw_heatmap(graph.decals, self.heatmap, self.world.table)
+            overlays.heat_legend(self.hud, self.heatmap_title, self.stage.width,
+                                 self.stage.height, self.stage.text_px * 0.9)
+        if self.observer is not None:
+            ring = ring_node(self.world.models[self.observer], palette.SELECTED, grow=0.1,
+                             width=0.12)
+            ring.reparent_to(graph.overlays)
+            labels += overlays.draw_sight_lines(graph.overlays, self.world, self.lines)
+            line = self.line_to(self.target) if self.target else None
+            if line is not None:
+                overlays.draw_samples(graph.overlays, line.visibility)
+            if self.show_legend:
+                _, (width, height) = overlays.sight_legend(
+                    self.hud, self.observer, self.lines, size=self.stage.text_px)
+                self.legend_box = (12.0, 12.0, width, height)
+                inset = width + 24
+        if self.ruler is not None:
+            labels += overlays.draw_ruler(graph.overlays, *self.ruler)
+        if self.show_labels:
+            labels += self.model_labels()
+        self.stage.set_labels(labels)
+        self._panels()
+        inset = inset if inset < 0.45 * self.stage.width else 0.0
+        if inset != self.stage.inset_left:
+            self.stage.inset_left = inset
+            self.apply_view()
+
+    def model_labels(self) -> list[ScreenLabel]:
+        out = []
+        for model in self.world.models.values():
+            top = np.array([*model.position[:2], model.mesh.bounds[1][2] + 0.3])
+            text = model.id if not model.unit else f"{model.id} ({model.unit})"
+            out.append(ScreenLabel(top, text, palette.TEXT, (-10.0, 6.0)))
+        return out
+
+    def _panels(self) -> None:
+        size = self.stage.text_px * 0.9
+        if self.info:
+            height = size * 1.45 * len(self.info) + size * 0.8
+            overlays.draw_legend(self.hud, self.info[0], [(None, t) for t in self.info[1:]],
+                                 x=12, y=self.stage.height - height - 12, size=size)
+        if self.help:
+            width = max(overlays.text_width(t, size) for t in self.help) + 3.2 * size
+            overlays.draw_legend(self.hud, self.help[0], [(None, t) for t in self.help[1:]],
+                                 x=self.stage.width - width - 12, y=12, size=size)
+
+    # ---- geometry helpers ---------------------------------------------------------------
+
+    def model_screen_points(self) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Model ids, the pixel of each model's centre and whether it is in the image."""
+        ids = list(self.world.models)
+        if not ids:
+            return [], np.zeros((0, 2)), np.zeros(0, dtype=bool)
+        centres = np.array([self.world.models[i].mesh.bounds.mean(axis=0) for i in ids])
+        pixels, ok = self.stage.project(centres)
+        return ids, pixels, ok
+
+    def ground_point(self, px: float, py: float) -> np.ndarray | None:
+        """Where the ray through a pixel meets the table plane z = 0 (None above the horizon)."""
+        origin, direction = self.stage.ray(px, py)
+        if direction[2] >= -1e-9:
+            return None
+        t = -origin[2] / direction[2]
+        return origin + t * direction
+
+    def node(self, name: str) -> NodePath:
+        return self.stage.root.find(f"**/{name}")
