@@ -22,6 +22,9 @@ COMMANDS = {
     "bench": "bench",
     "render": "render",
     "view": "view",
+    "shoot": "shoot",
+    "phases": "phases",
+    "play": "play",
 }
 
 EXIT_BAD_INPUT = 2

@@ -1,0 +1,1 @@
+"""Rules: the shared core (`rulesets.core`) and one package per game system."""

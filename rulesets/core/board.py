@@ -1,0 +1,185 @@
+"""The board: a scene and its world seen through a ruleset (profiles, wounds, outlines).
+
+`Board` keeps the scene (what is saved), the world (what rays see) and each model's state
+(typed profile, wounds left) in step: moving or removing a model updates all three.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .measure import Outline, gap
+
+if TYPE_CHECKING:
+    from geometry.world import World
+    from scenes.model import ModelSpec, Scene
+
+    from .ruleset import Ruleset
+
+
+@dataclass
+class ModelState:
+    """One model: its scene entry, typed profile, wounds left, whether it is on the table."""
+
+    spec: ModelSpec
+    profile: Any
+    wounds: int
+    alive: bool = True
+    on_table: bool = True
+    status: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def unit(self) -> str:
+        return self.spec.unit or self.spec.id
+
+    @property
+    def player(self) -> int:
+        return self.spec.player
+
+
+class Board:
+    """Scene + world + model states for one ruleset."""
+
+    def __init__(self, scene: Scene, world: World, ruleset: Ruleset):
+        self.scene = scene
+        self.world = world
+        self.ruleset = ruleset
+        self.models: dict[str, ModelState] = {}
+        for spec in scene.models:
+            profile = ruleset.load_profile(ruleset.raw_profile(scene, spec), spec)
+            state = ModelState(spec, profile, ruleset.starting_wounds(profile))
+            left = spec.extra.get("wounds_left")
+            if isinstance(left, int) and 0 < left <= state.wounds:
+                state.wounds = left
+            state.on_table = spec.id in world.models
+            self.models[spec.id] = state
+        self._spare: dict[str, Any] = {}  # volumes of models taken off the table, by id
+
+    # ---- lookups ----------------------------------------------------------------------------
+
+    def model(self, model_id: str) -> ModelState:
+        try:
+            return self.models[model_id]
+        except KeyError:
+            raise KeyError(f"no model {model_id!r}") from None
+
+    def profile(self, model_id: str) -> Any:
+        return self.model(model_id).profile
+
+    def unit_ids(self) -> list[str]:
+        """Every unit that has or had models, in scene order."""
+        seen: dict[str, None] = {}
+        for m in self.models.values():
+            seen.setdefault(m.unit, None)
+        return list(seen)
+
+    def has_unit(self, unit_id: str) -> bool:
+        return any(m.unit == unit_id for m in self.models.values())
+
+    def unit_models(self, unit_id: str, alive: bool = True, on_table: bool = True) -> list[str]:
+        return [
+            m.id for m in self.models.values()
+            if m.unit == unit_id and (m.alive or not alive) and (m.on_table or not on_table)
+        ]
+
+    def unit_player(self, unit_id: str) -> int:
+        for m in self.models.values():
+            if m.unit == unit_id:
+                return m.player
+        raise KeyError(f"no unit {unit_id!r}")
+
+    def unit_of(self, model_id: str) -> str:
+        return self.model(model_id).unit
+
+    def units_of(self, player: int) -> list[str]:
+        return [u for u in self.unit_ids() if self.unit_player(u) == player]
+
+    def enemies_of(self, player: int) -> list[str]:
+        return [u for u in self.unit_ids() if self.unit_player(u) != player]
+
+    # ---- geometry ---------------------------------------------------------------------------
+
+    def outline(self, model_id: str) -> Outline:
+        state = self.model(model_id)
+        spec = state.spec
+        placed = self.world.models.get(model_id)
+        if placed is not None:
+            center = (float(placed.position[0]), float(placed.position[1]))
+            z, facing = float(placed.position[2]), float(placed.facing)
+        else:
+            center, z, facing = (float(spec.at[0]), float(spec.at[1])), 0.0, float(spec.facing)
+        rect = self.ruleset.is_vehicle(state.profile) and not spec.is_round
+        return Outline(center, z, float(spec.height), spec.base_radii_in, facing, rect)
+
+    def position(self, model_id: str) -> np.ndarray:
+        return np.asarray(self.world.models[model_id].position, float)
+
+    def eye(self, model_id: str) -> np.ndarray:
+        return np.asarray(self.world.models[model_id].eye, float)
+
+    def gap(self, a: str, b: str, mode: str | None = None) -> float:
+        return gap(self.outline(a), self.outline(b), mode or self.ruleset.measure_mode)
+
+    def unit_gap(self, unit_a: str, unit_b: str, mode: str | None = None) -> float:
+        """Closest distance between two units' models (inf if either has none)."""
+        a, b = self.unit_models(unit_a), self.unit_models(unit_b)
+        return min((self.gap(x, y, mode) for x in a for y in b), default=float("inf"))
+
+    def floor_of(self, model_id: str) -> int | None:
+        return self.model(model_id).spec.floor
+
+    # ---- changes ----------------------------------------------------------------------------
+
+    def move(
+        self, model_id: str, at: tuple[float, float], facing: float | None = None,
+        floor: int | None = None,
+    ) -> None:
+        """Move a model on the world and in the scene (floor None = the ground or surface)."""
+        state = self.model(model_id)
+        at = (float(at[0]), float(at[1]))
+        if model_id in self.world.models:
+            self.world.move_model(model_id, at, facing, floor=floor)
+        else:
+            volume = self._spare.pop(model_id)
+            self.world.add_model(
+                model_id, volume, at, state.spec.facing if facing is None else facing,
+                floor=floor, player=state.player, unit=state.unit,
+            )
+            state.on_table = True
+        state.spec.at = at
+        state.spec.floor = floor or None
+        if facing is not None:
+            state.spec.facing = float(facing) % 360.0
+
+    def take_off(self, model_id: str) -> None:
+        """Remove a model from the table but keep it (reserves, embarked)."""
+        state = self.model(model_id)
+        if model_id in self.world.models:
+            self._spare[model_id] = self.world.models[model_id].volume
+            self.world.remove_model(model_id)
+        state.on_table = False
+
+    def remove(self, model_id: str) -> None:
+        """A casualty: off the world and out of the scene."""
+        state = self.model(model_id)
+        if model_id in self.world.models:
+            self.world.remove_model(model_id)
+        state.alive = False
+        state.on_table = False
+        self.scene.models = [m for m in self.scene.models if m.id != model_id]
+
+    def set_wounds(self, model_id: str, wounds: int) -> None:
+        state = self.model(model_id)
+        state.wounds = wounds
+        full = self.ruleset.starting_wounds(state.profile)
+        if wounds < full:
+            state.spec.extra["wounds_left"] = wounds
+        else:
+            state.spec.extra.pop("wounds_left", None)

@@ -1,0 +1,174 @@
+"""The `Ruleset` interface every game system implements, and the registry by ruleset id.
+
+A ruleset answers the geometric questions (which sight points, which target parts, which models
+may block, what is cover, how to measure) and runs its phases through hooks that `Game` calls:
+`legal` and `apply` for actions, `on_phase_start` / `on_phase_end` for timed rules. The phase
+sequence is data (`Phase`, `Step`), so a system with other phases only lists them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .profiles import resolve
+from .ruling import Cover, Ruling
+
+if TYPE_CHECKING:
+    from scenes.model import ModelSpec, Scene
+
+    from .board import Board
+    from .game import Action, Game
+
+
+@dataclass(frozen=True)
+class Step:
+    """A sub-step of a phase and the actions it allows."""
+
+    name: str
+    actions: tuple[str, ...]
+    doc: str = ""
+    actor: str = "active"  # 'active', 'reactive' or 'both' players may act
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of a player turn: its steps in order and the rule that defines it."""
+
+    name: str
+    steps: tuple[Step, ...]
+    rule: str = ""
+    doc: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "phase": self.name,
+            "rule": self.rule,
+            "doc": self.doc,
+            "steps": [
+                {"step": s.name, "actions": list(s.actions), "actor": s.actor, "doc": s.doc}
+                for s in self.steps
+            ],
+        }
+
+
+#: Actions the core understands in every step: move on to the next step (or phase), or skip
+#: the rest of the phase.
+CORE_ACTIONS = ("next", "end_phase")
+
+#: Model parts (DESIGN.md) that are never the "body" for systems that exclude gear.
+GEAR_PARTS = frozenset({"weapon", "banner", "antenna", "wing", "tail", "base"})
+
+
+class Ruleset:
+    """Base class: sensible defaults a system overrides."""
+
+    id: str = ""
+    name: str = ""
+    digest: str = ""  # path of the rules digest, relative to ../shared/rules
+    measure_mode: str = "plan"  # 'plan' or '3d' base-to-base distances
+    phases: tuple[Phase, ...] = ()
+    non_body_parts: frozenset[str] = frozenset()
+    game_turns: int = 6
+
+    # ---- profiles ---------------------------------------------------------------------------
+
+    def raw_profile(self, scene: Scene, spec: ModelSpec) -> dict[str, Any]:
+        return resolve(self.id, spec, scene.unit(spec.unit) if spec.unit else None)
+
+    def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Any:
+        """Typed profile from merged raw data (systems return their own record)."""
+        return raw
+
+    def starting_wounds(self, profile: Any) -> int:
+        return 1
+
+    def is_vehicle(self, profile: Any) -> bool:
+        return False
+
+    # ---- sight ------------------------------------------------------------------------------
+
+    def target_parts(self, board: Board, target: str) -> frozenset[str] | None:
+        """Parts of the target's volume that count as the target (None: all of it)."""
+        names = board.world.models[target].volume.part_names
+        keep = frozenset(n for n in names if n not in self.non_body_parts)
+        return keep if keep and len(keep) < len(names) else None
+
+    def sight_points(self, board: Board, observer: str) -> np.ndarray:
+        """(k, 3) points the observer looks from; default: its eye."""
+        return board.world.models[observer].eye[None, :]
+
+    def skip_models(self, board: Board, firers: list[str], target: str) -> tuple[str, ...]:
+        """Models that may not block sight from these firers to this target."""
+        return ()
+
+    def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
+        raise NotImplementedError
+
+    def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
+                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+        """JSON-ready analysis of `unit` shooting at `target` (keys: eligible, reason, firers,
+        targets, expected_unsaved); no dice are rolled."""
+        raise NotImplementedError
+
+    # ---- game -------------------------------------------------------------------------------
+
+    def start_game(self, game: Game) -> None:
+        """Set up per-unit state when a game starts."""
+
+    def on_turn_start(self, game: Game) -> None:
+        """Start of a player turn (before its first phase)."""
+
+    def on_phase_start(self, game: Game) -> None:
+        """Start of a phase of the active player."""
+
+    def on_phase_end(self, game: Game) -> None:
+        """End of a phase (morale checks and the like)."""
+
+    def turn_order(self, game: Game) -> list[int]:
+        """Player order for the game turn about to start (AoS rolls off each battle round);
+        default: unchanged."""
+        return list(game.turn_order)
+
+    def on_game_turn_end(self, game: Game) -> None:
+        """End of a game turn (every player has had a turn): game length rolls."""
+        if game.game_turn >= self.game_turns:
+            game.end("last game turn played")
+
+    def legal(self, game: Game, action: Action) -> Ruling:
+        return Ruling(False, "", f"{self.id} does not implement {action.kind!r}")
+
+    def apply(self, game: Game, action: Action) -> None:
+        raise NotImplementedError(action.kind)
+
+    def describe_phases(self) -> list[dict[str, Any]]:
+        return [p.to_dict() for p in self.phases]
+
+
+REGISTRY: dict[str, type[Ruleset]] = {}
+KNOWN_IDS = ("wh40k6", "wmh2", "whfb6", "aos2")
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Class decorator: make a ruleset available by its id."""
+    if not cls.id:
+        raise ValueError("a ruleset needs an id")
+    REGISTRY[cls.id] = cls
+    return cls
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """A fresh instance of the ruleset with this id (imports `rulesets.<id>` on first use)."""
+    if ruleset_id not in REGISTRY:
+        try:
+            importlib.import_module(f"rulesets.{ruleset_id}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"rulesets.{ruleset_id}":
+                raise
+    if ruleset_id not in REGISTRY:
+        known = ", ".join(sorted(set(REGISTRY) | set(KNOWN_IDS)))
+        raise KeyError(f"no ruleset {ruleset_id!r} implemented (known ids: {known})")
+    return REGISTRY[ruleset_id]()

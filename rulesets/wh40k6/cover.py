@@ -1,0 +1,202 @@
+"""Cover for non-vehicle models (wh40k6 §5.1-§5.5, §5.7).
+
+A model is in cover when at least one firing model sees it at least 25% obscured (A1,
+inclusive); a firer that cannot see it at all counts (A2). Occlusion by several pieces and
+models is summed (A3); the value is the best among the occluders that hide part of it: the
+piece's value (§5.2 table, `cover:` overrides), 5+ for models of a third unit (§5.3). A sample
+seen through a forest counts as obscured by that forest (§5.5). Shooting through the gaps of a
+third unit gives 5+ even when fully visible (A11). Models in area terrain always have their
+piece's value, 5+ when it has none (§5.4, A8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from geometry.visibility import Visibility
+from rulesets.core.measure import convex_hull, segment_crosses_polygon
+from rulesets.core.ruling import Cover
+
+from .terrain import (
+    RULE_COVER_TABLE,
+    RULE_FOREST,
+    area_cover,
+    cover_value,
+    is_forest,
+    pieces_under,
+)
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+
+RULE_COVER = "wh40k6 §5.1"
+RULE_MODELS = "wh40k6 §5.3"
+RULE_GROUND = "wh40k6 §5.7"
+RULE_STEALTH = "wh40k6 §5.2"
+THRESHOLD = 0.25
+MODEL_COVER = 5
+#: A2: a firer that cannot see the model at all counts as seeing it at least 25% obscured
+#: (the digest's literal, "generous" reading). False: only firers that see it count.
+BLIND_FIRER_COUNTS = True
+
+
+@dataclass
+class FirerView:
+    """What one firer sees of one target model: obscured share and by what."""
+
+    firer: str
+    visible: bool
+    obscured: float
+    hiders: dict[str, float] = field(default_factory=dict)  # owner id -> share hidden
+    forests: dict[str, float] = field(default_factory=dict)  # forest id -> share seen through
+
+
+def view_of(board: Board, vis: Visibility) -> FirerView:
+    """A FirerView from a Visibility, with forests the firer stands in left out (A10)."""
+    firer = vis.observer or ""
+    own = {e.id for e in pieces_under(board, firer)} if firer in board.models else set()
+    forests = {k: v for k, v in vis.through.items()
+               if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
+    obscured = min(1.0, vis.obscured_fraction + sum(forests.values()))
+    return FirerView(firer, vis.visible, obscured, dict(vis.blockers), forests)
+
+
+def occluder_value(board: Board, owner: str) -> tuple[int | None, str, str]:
+    """(cover value, kind, rule) of one occluder: a terrain piece or a third-unit model."""
+    if owner in board.world.terrain:
+        entry = board.world.terrain[owner]
+        kind = "forest" if is_forest(entry) else "terrain"
+        return cover_value(entry), kind, RULE_FOREST if kind == "forest" else RULE_COVER_TABLE
+    return MODEL_COVER, "models", RULE_MODELS
+
+
+def decide(board: Board, target: str, views: list[FirerView]) -> Cover:
+    """Cover from the firers' views alone (no area terrain, no gaps, no modifiers)."""
+    best: Cover | None = None
+    worst_seen = 0.0
+    for view in views:
+        if not view.visible and not BLIND_FIRER_COUNTS:
+            continue
+        obscured = 1.0 if not view.visible else view.obscured
+        worst_seen = max(worst_seen, obscured)
+        if obscured < THRESHOLD - 1e-9:
+            continue
+        contributors = list(view.hiders.items()) + list(view.forests.items())
+        for owner, share in sorted(contributors, key=lambda kv: -kv[1]):
+            value, kind, rule = occluder_value(board, owner)
+            if value is None:
+                continue
+            source = board.unit_of(owner) if kind == "models" else owner
+            if best is None or value < best.value:
+                best = Cover(True, value, "save", kind, source, rule, obscured, view.firer,
+                             [f"{share:.0%} hidden by {owner}"])
+    if best is None:
+        return Cover.none(RULE_COVER, worst_seen, f"at most {worst_seen:.0%} obscured")
+    best.obscured = worst_seen
+    return best
+
+
+def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str]) -> str | None:
+    """Id of a third unit whose formation a firer's sight line crosses below its models' tops
+    (A11), or None."""
+    target_unit = board.unit_of(target)
+    t_out = board.outline(target)
+    t_point = np.array([*t_out.center, t_out.z + t_out.height / 2])
+    for unit in board.unit_ids():
+        if unit in (firing_unit, target_unit):
+            continue
+        members = board.unit_models(unit)
+        if len(members) < 2:
+            continue
+        outlines = [board.outline(m) for m in members]
+        hull = convex_hull(np.vstack([o.polygon(24) for o in outlines]))
+        top = max(o.top for o in outlines)
+        for firer in firers:
+            eye = board.eye(firer)
+            if not segment_crosses_polygon(eye, t_point, hull):
+                continue
+            ts = np.linspace(0.0, 1.0, 41)
+            line = eye[None, :] + ts[:, None] * (t_point - eye)[None, :]
+            from geometry.plan import point_in_polygon
+
+            inside = point_in_polygon(line[:, :2], hull)
+            if inside.any() and line[inside, 2].min() <= top:
+                return unit
+    return None
+
+
+def model_cover(board: Board, firing_unit: str, target: str,
+                visibilities: list[Visibility]) -> Cover:
+    """Cover of one target model against an attack by firing_unit (before modifiers)."""
+    views = [view_of(board, v) for v in visibilities]
+    cover = decide(board, target, views)
+    area = area_cover(board, target)
+    if area is not None and (cover.value is None or area[0] < cover.value):
+        value, source, rule = area
+        cover = Cover(True, value, "save", "area", source, rule, cover.obscured, None,
+                      [f"in area terrain {source}"])
+    seeing = [v.firer for v in views if v.visible]
+    if cover.value is None or cover.value > MODEL_COVER:
+        unit = through_gaps(board, firing_unit, target, seeing)
+        if unit is not None:
+            cover = Cover(True, MODEL_COVER, "save", "gaps", unit, RULE_MODELS, cover.obscured,
+                          None, [f"sight passes between the models of {unit}"])
+    return cover
+
+
+def in_area_or_defence_line(board: Board, cover: Cover) -> bool:
+    """Going to ground gives +2 here (§5.4, §5.2 defence line)."""
+    if cover.kind == "area":
+        return True
+    if cover.source in board.world.terrain:
+        feature = str(board.world.terrain[cover.source].data.get("feature", "")).lower()
+        return "defence line" in feature
+    return False
+
+
+def with_modifiers(board: Board, cover: Cover, *, gone_to_ground: bool = False,
+                   stealth: bool = False, shrouded: bool = False) -> Cover:
+    """Cover after going to ground, Stealth and Shrouded, capped at 2+ (§5.2, §5.7)."""
+    from .tables import cover_with_modifiers
+
+    if not (gone_to_ground or stealth or shrouded):
+        return cover
+    bonus = 2 if in_area_or_defence_line(board, cover) else 1
+    value = cover_with_modifiers(cover.value, gone_to_ground=gone_to_ground, ground_bonus=bonus,
+                                 stealth=stealth, shrouded=shrouded)
+    notes = list(cover.notes)
+    rule = cover.rule
+    if gone_to_ground:
+        notes.append(f"gone to ground (+{bonus}, 6+ in the open)")
+        rule = RULE_GROUND
+    if stealth:
+        notes.append("Stealth (+1, at least 6+)")
+    if shrouded:
+        notes.append("Shrouded (+2, at least 5+)")
+    return Cover(True, value, "save", cover.kind if cover.in_cover else "rule", cover.source,
+                 rule, cover.obscured, cover.firer, notes)
+
+
+def barrage_cover(board: Board, centre: tuple[float, float], target: str,
+                  samples: int = 300) -> Cover:
+    """Cover against a barrage: judged from the marker centre, at the target's mid-height,
+    looking at it (§5.6, A22); area terrain gives cover whatever the direction."""
+    from geometry.visibility import visibility
+
+    from .sight import target_parts
+
+    out = board.outline(target)
+    eye = np.array([centre[0], centre[1], out.z + out.height / 2.0])
+    skip = tuple(m for m in board.unit_models(board.unit_of(target)) if m != target)
+    vis = visibility(board.world, None, target, eye=eye, parts=target_parts(board, target),
+                     skip=skip, samples=samples)
+    cover = decide(board, target, [view_of(board, vis)])
+    area = area_cover(board, target)
+    if area is not None and (cover.value is None or area[0] < cover.value):
+        return Cover(True, area[0], "save", "area", area[1], area[2], cover.obscured, None,
+                     [f"in area terrain {area[1]}"])
+    cover.notes.append("judged from the barrage marker's centre (§5.6)")
+    return cover

@@ -1,0 +1,240 @@
+"""Moving models (wh40k6 §3, §6.3, §7): allowances, destinations, difficult terrain,
+climbing in ruins, the 1" rule, coherency, falling back towards the table edge.
+
+Moves are straight lines from each model's position to its destination; the distance is the
+plan distance of the base centre plus the height climbed or descended (a floor 3" up costs 3").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
+from rulesets.core.ruling import Ruling
+
+from .special import unit_coherent
+from .terrain import is_difficult, is_impassable, overlaps, piece_ids_on_path, pieces_under
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+
+RULE_MOVE = "wh40k6 §7.2"
+RULE_TABLE = "wh40k6 §7.1"
+RULE_RUINS = "wh40k6 §6.3"
+RULE_COHERENCY = "wh40k6 §3"
+FAST_TYPES = {"jump infantry", "bike", "jetbike", "beast", "cavalry", "vehicle", "skimmer"}
+CLIMBERS = {"infantry", "jump infantry", "jet pack infantry", "beast", "jetbike", "skimmer"}
+FLYERS_OVER = {"jump infantry", "jetbike", "skimmer"}
+
+
+@dataclass
+class Dest:
+    """Where one model goes: plan point, floor (None = ground or surface), facing."""
+
+    at: tuple[float, float]
+    floor: int | None = None
+    facing: float | None = None
+
+
+def allowance(profile: Any) -> float:
+    """Normal move (§7.1 table): 6" infantry, walkers, MCs, artillery; 12" for jump
+    infantry, bikes, jetbikes, beasts, cavalry and vehicles."""
+    if profile.is_walker:
+        return 6.0
+    if profile.type in FAST_TYPES or profile.is_vehicle:
+        return 12.0
+    return 6.0
+
+
+def difficult_dice(profile: Any) -> int:
+    """Dice rolled (pick the highest) for a difficult terrain test: 2, MCs and Move Through
+    Cover 3; 0 for models it does not slow (beasts, bikes, vehicles test dangerous instead)."""
+    if profile.type in ("beast", "bike", "jetbike", "jump infantry") or (
+            profile.is_vehicle and not profile.is_walker):
+        return 0
+    if profile.type == "monstrous creature" or profile.has("move through cover"):
+        return 3
+    return 2
+
+
+def parse_destinations(board: Board, unit: str, params: dict[str, Any]) -> dict[str, Dest]:
+    """{model: Dest} from an action's `to: {model: [x, y] | {at, floor, facing}}` or
+    `by: [dx, dy]` (every model of the unit); raises ValueError on bad input."""
+    models = board.unit_models(unit)
+    out: dict[str, Dest] = {}
+    if "by" in params:
+        dx, dy = (float(v) for v in params["by"])
+        for m in models:
+            c = board.outline(m).center
+            out[m] = Dest((c[0] + dx, c[1] + dy), board.floor_of(m))
+    for key, value in (params.get("to") or {}).items():
+        if key not in models:
+            raise ValueError(f"{key!r} is not a model of {unit} on the table")
+        if isinstance(value, dict):
+            at = value.get("at", board.outline(key).center)
+            out[key] = Dest((float(at[0]), float(at[1])), value.get("floor"), value.get("facing"))
+        else:
+            out[key] = Dest((float(value[0]), float(value[1])), None)
+    if not out:
+        raise ValueError("a move needs 'to: {model: [x, y]}' or 'by: [dx, dy]'")
+    return out
+
+
+def outline_at(board: Board, model: str, dest: Dest) -> Outline:
+    """The model's outline if it stood at dest (raises ValueError for an impossible floor)."""
+    now = board.outline(model)
+    z = board.world.stand_height(dest.at, dest.floor)
+    facing = now.facing if dest.facing is None else float(dest.facing)
+    return Outline(dest.at, z, now.height, now.radii, facing, now.rect)
+
+
+#: Height changes below this (a ruin's base slab, a crater rim) are not climbing.
+CLIMB_MIN = 1.0
+
+
+def climb(board: Board, model: str, dest: Dest) -> float:
+    """Height climbed or descended to reach dest (0 for steps under CLIMB_MIN)."""
+    dz = abs(outline_at(board, model, dest).z - board.outline(model).z)
+    return dz if dz >= CLIMB_MIN else 0.0
+
+
+def path_length(board: Board, model: str, dest: Dest) -> float:
+    """Plan distance plus height climbed or descended (a floor 3" up costs 3")."""
+    now = board.outline(model)
+    return float(np.hypot(*np.subtract(dest.at, now.center))) + climb(board, model, dest)
+
+
+def crosses_difficult(board: Board, unit: str, dests: dict[str, Dest]) -> list[str]:
+    """Difficult pieces a model starts in or whose footprint its move touches (§7.2)."""
+    found: list[str] = []
+    for m in board.unit_models(unit):
+        found += [p for p in _difficult_under(board, m) if p not in found]
+        if m in dests:
+            radius = board.outline(m).radii[1]
+            for pid in piece_ids_on_path(board, board.outline(m).center, dests[m].at, radius):
+                if is_difficult(board.world.terrain[pid]) and pid not in found:
+                    found.append(pid)
+    return found
+
+
+def _difficult_under(board: Board, model: str) -> list[str]:
+    ground = not board.floor_of(model)
+    return [e.id for e in pieces_under(board, model) if is_difficult(e)
+            and not (e.kind == "ruin" and ground and not e.data.get("based", True))]
+
+
+def check_move(board: Board, unit: str, dests: dict[str, Dest], limit: float, *,
+               charge_targets: tuple[str, ...] = (), what: str = "move") -> Ruling:
+    """Whether the moves are legal before any dice: on the table, within `limit`, climbing
+    only where allowed, not through impassable terrain, not within 1" of enemies (unless
+    charging them), not onto other models, ending in coherency."""
+    width, depth = board.world.table
+    player = board.unit_player(unit)
+    final: dict[str, Outline] = {}
+    for m, dest in dests.items():
+        profile = board.profile(m)
+        if not (0 <= dest.at[0] <= width and 0 <= dest.at[1] <= depth):
+            return Ruling(False, RULE_MOVE, f"{m} would leave the table at {dest.at}")
+        try:
+            there = outline_at(board, m, dest)
+        except ValueError as exc:
+            return Ruling(False, RULE_RUINS, f"{m}: {exc}")
+        rise = climb(board, m, dest)
+        if rise > 0 and profile.type not in CLIMBERS:
+            return Ruling(False, RULE_RUINS, f"{m} ({profile.type}) cannot climb in ruins")
+        if rise > 6.0 + 1e-9 and profile.type not in FLYERS_OVER:
+            return Ruling(False, RULE_RUINS,
+                          f"{m}: floors {rise:.1f}\" apart cannot be climbed on foot")
+        dist = path_length(board, m, dest)
+        if dist > limit + 1e-6:
+            return Ruling(False, RULE_MOVE, f"{m} would {what} {dist:.2f}\" but may {what} at "
+                          f"most {limit:g}\"", geometry={"model": m, "distance": dist})
+        for entry in board.world.terrain.values():
+            if is_impassable(entry) and overlaps(there, np.asarray(entry.geometry.footprint)):
+                return Ruling(False, "wh40k6 §6.1", f"{m} would end in impassable {entry.id}")
+        final[m] = there
+    movers = set(final)
+    for m, there in final.items():
+        for other, state in board.models.items():
+            if other in movers or not state.alive or not state.on_table:
+                continue
+            o = board.outline(other)
+            if abs(o.z - there.z) < 1.0 and _overlap(there, o):
+                return Ruling(False, RULE_MOVE, f"{m} would stand on {other}")
+            if state.player != player and board.unit_of(other) not in charge_targets:
+                g = gap_3d(there, o)
+                if g < 1.0 - 1e-6:
+                    return Ruling(False, RULE_MOVE, f"{m} would end {g:.2f}\" from enemy "
+                                  f"{other} (1\" rule)")
+    outlines = [final.get(m) or board.outline(m) for m in board.unit_models(unit)]
+    if not unit_coherent(outlines, board.ruleset.is_vehicle(board.profile(next(iter(dests))))):
+        return Ruling(False, RULE_COHERENCY, f"{unit} would end out of coherency (2\")")
+    return Ruling(True, RULE_MOVE)
+
+
+def _overlap(a: Outline, b: Outline) -> bool:
+    if a.is_circle and b.is_circle:
+        d = float(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]))
+        return d < a.radii[0] + b.radii[0] - 0.02
+    return plan_gap(a, b) <= 0.0
+
+
+def truncate(board: Board, model: str, dest: Dest, limit: float) -> Dest:
+    """The destination cut back along the straight line to `limit` inches (same floor change
+    if the climb still fits, else staying on the current level)."""
+    if path_length(board, model, dest) <= limit + 1e-9:
+        return dest
+    now = board.outline(model)
+    rise = climb(board, model, dest)
+    floor = dest.floor
+    if rise > limit:
+        rise, floor = 0.0, board.floor_of(model)
+    at = step_towards(now.center, dest.at, max(0.0, limit - rise))
+    try:
+        board.world.stand_height(at, floor)
+    except ValueError:
+        floor = None
+    return Dest(at, floor, dest.facing)
+
+
+def apply_moves(board: Board, dests: dict[str, Dest]) -> list[dict[str, Any]]:
+    moved = []
+    for m, dest in dests.items():
+        before = board.outline(m).center
+        board.move(m, dest.at, dest.facing, floor=dest.floor)
+        moved.append({"model": m, "from": [round(v, 3) for v in before],
+                      "to": [round(v, 3) for v in dest.at], "floor": dest.floor})
+    return moved
+
+
+def table_edge(board: Board, player: int) -> tuple[str, float]:
+    """A player's own table edge: the edge nearest the centre of their deployment zone, or of
+    their models (player 1 the y = 0 edge by default)."""
+    width, depth = board.world.table
+    deployment = board.scene.deployment
+    if isinstance(deployment, dict) and player in deployment:
+        cx, cy = np.mean(np.asarray(deployment[player], float), axis=0)
+    else:
+        pts = [board.outline(m).center for m, s in board.models.items()
+               if s.player == player and s.alive]
+        cx, cy = np.mean(pts, axis=0) if pts else (width / 2, 0.0 if player == 1 else depth)
+    edges = {("x", 0.0): cx, ("x", width): width - cx, ("y", 0.0): cy, ("y", depth): depth - cy}
+    return min(edges, key=edges.get)
+
+
+def towards_edge(board: Board, model: str, edge: tuple[str, float], distance: float) -> Dest:
+    """A move of `distance` straight towards the edge (stopping at it)."""
+    c = board.outline(model).center
+    axis, value = edge
+    goal = (value, c[1]) if axis == "x" else (c[0], value)
+    return Dest(step_towards(c, goal, distance), None)
+
+
+def touches_edge(board: Board, model: str, edge: tuple[str, float]) -> bool:
+    o = board.outline(model)
+    axis, value = edge
+    coord = o.center[0] if axis == "x" else o.center[1]
+    return abs(coord - value) <= max(o.radii) + 1e-6

@@ -1,0 +1,128 @@
+"""The Warhammer 40,000 6th edition ruleset: phases, sight, cover and the action handlers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rulesets.core.ruleset import Phase, Ruleset, Step, register
+from rulesets.core.ruling import Cover, Ruling
+
+from . import actions, turns
+from .profile import Profile, parse_profile
+from .sight import sight_origin, skip_models, target_parts
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+    from rulesets.core.game import Action, Game
+    from scenes.model import ModelSpec
+
+
+PHASES = (
+    Phase("movement", (
+        Step("move", ("move", "arrive"),
+             "reserves arrive, then units move one at a time (difficult terrain: 2D6 pick the "
+             "highest); falling-back units fall back, regroup tests first"),
+    ), "wh40k6 §2.4", "regroup tests and reserve rolls at the start"),
+    Phase("shooting", (
+        Step("shoot", ("shoot", "run"),
+             "each unit shoots (LoS, range, hit, wound, allocate, save) or runs D6\""),
+    ), "wh40k6 §8.1", "morale checks for units that lost 25% at the end"),
+    Phase("assault", (
+        Step("charge", ("charge",),
+             "declare a charge, the target may fire overwatch (snap shots), roll 2D6 (3D6 drop "
+             "the highest through difficult terrain), move"),
+        Step("fight", ("fight",),
+             "per combat: initiative steps I10..I1 with pile-in, combat result, morale, "
+             "sweeping advance or fall back, consolidate"),
+    ), "wh40k6 §9", ""),
+)
+
+
+@register
+class WH40K6(Ruleset):
+    """Warhammer 40,000 6th edition (digest: ../shared/rules/wh40k6.md)."""
+
+    id = "wh40k6"
+    name = "Warhammer 40,000 6th edition"
+    digest = "wh40k6.md"
+    measure_mode = "3d"  # base to base, vertical gaps count in ruins (wh40k6 §3)
+    phases = PHASES
+    game_turns = 7
+    samples = 300  # silhouette samples per sight line in play
+
+    # ---- profiles ---------------------------------------------------------------------------
+
+    def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
+        return parse_profile(raw)
+
+    def starting_wounds(self, profile: Profile) -> int:
+        if profile.is_vehicle:
+            return int(profile.stat("HP", 1) or 1)
+        return int(profile.stat("W", 1) or 1)
+
+    def is_vehicle(self, profile: Profile) -> bool:
+        return profile.is_vehicle
+
+    # ---- sight ------------------------------------------------------------------------------
+
+    def target_parts(self, board: Board, target: str) -> frozenset[str] | None:
+        return target_parts(board, target)
+
+    def sight_points(self, board: Board, observer: str) -> np.ndarray:
+        return sight_origin(board, observer)[None, :]
+
+    def skip_models(self, board: Board, firers: list[str], target: str) -> tuple[str, ...]:
+        return skip_models(board, board.unit_of(firers[0]), target) if firers else ()
+
+    def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
+        """Cover of `target` against these firers (models of one unit): the 25% rule, area
+        terrain, third-unit gaps (§5); vehicles: obscured by the majority (§5.9). Context:
+        gone_to_ground, samples."""
+        from .cover import model_cover, with_modifiers
+        from .sight import look
+        from .vehicles import facing_view, vehicle_cover
+
+        firers = [f for f in firers if f in board.world.models]
+        if not firers or target not in board.world.models:
+            return Cover.none(note="nothing to judge")
+        samples = int(context.get("samples", self.samples))
+        vis = look(board, [(f, target) for f in firers], samples)
+        profile = board.profile(target)
+        if profile.is_vehicle:
+            return vehicle_cover(board, target, [facing_view(board, target, v)
+                                                 for v in vis.values()])
+        cover = model_cover(board, board.unit_of(firers[0]), target, list(vis.values()))
+        return with_modifiers(board, cover, gone_to_ground=bool(context.get("gone_to_ground")),
+                              stealth=profile.has("stealth"), shrouded=profile.has("shrouded"))
+
+    def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
+                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+        from .shooting import ShotContext, analyse
+
+        return analyse(board, unit, target,
+                       ShotContext(weapon=weapon, moved=moved, samples=samples)).to_dict()
+
+    # ---- game -------------------------------------------------------------------------------
+
+    def start_game(self, game: Game) -> None:
+        turns.start_game(game)
+
+    def on_turn_start(self, game: Game) -> None:
+        turns.turn_start(game)
+
+    def on_phase_start(self, game: Game) -> None:
+        turns.phase_start(game)
+
+    def on_phase_end(self, game: Game) -> None:
+        turns.phase_end(game)
+
+    def on_game_turn_end(self, game: Game) -> None:
+        turns.game_turn_end(game)
+
+    def legal(self, game: Game, action: Action) -> Ruling:
+        return actions.legal(game, action)
+
+    def apply(self, game: Game, action: Action) -> None:
+        actions.apply(game, action)

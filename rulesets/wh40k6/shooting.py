@@ -1,0 +1,378 @@
+"""Shooting analysis: who may fire, what they see, range, cover and exact per-attack odds
+(wh40k6 §4.2, §8.1-§8.6). `analyse` is pure (no dice); `resolve` rolls it out.
+
+A firer fires only if it sees at least one target model; its range is measured to the closest
+model it can see (§4.1 quote 3). Cover is judged per target model from the models actually
+firing. Probabilities are exact Fractions; `expected_unsaved` follows the allocation order
+(closest visible, in-range model first; a model keeps taking wounds until removed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rulesets.core.dice import Dist, d3, d6, nd6, p_target
+from rulesets.core.ruling import Cover
+
+from .cover import model_cover, with_modifiers
+from .profile import Profile, Weapon
+from .sight import look
+from .special import night_effect
+from .tables import Save, best_save, majority_or_highest, p_penetration, p_ranged_hit, to_wound
+from .vehicles import (
+    facing_view,
+    full_bs_weapons,
+    max_penetration,
+    shot_facing,
+    speed_of,
+    vehicle_cover,
+    weapon_can_bear,
+)
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+
+RULE_TARGET = "wh40k6 §4.2"
+RULE_RANGE = "wh40k6 §4.1"
+RULE_TYPES = "wh40k6 §8.6"
+RULE_SNAP = "wh40k6 §8.2"
+TEMPLATE_LENGTH = 8.0
+
+
+@dataclass
+class ShotContext:
+    """Circumstances of one shooting attack."""
+
+    weapon: str | dict[str, str] | None = None
+    moved: bool = False
+    snap: bool = False
+    overwatch: bool = False
+    vehicle_moved: float = 0.0
+    gone_to_ground: bool = False
+    night: bool = False
+    samples: int = 300
+
+
+@dataclass
+class FirerLine:
+    """One firing model with one weapon."""
+
+    model: str
+    weapon: Weapon | None
+    can_fire: bool = False
+    reason: str = ""
+    sees: list[str] = field(default_factory=list)
+    in_range: bool = False
+    closest: str | None = None
+    distance: float | None = None
+    shots: int | str = 0
+    snap: bool = False
+    p_hit: Fraction = Fraction(0)
+    strength: int | None = None
+    wall_of_death: bool = False  # a template firing overwatch: D3 automatic hits (§8.7)
+
+    def shots_dist(self) -> Dist:
+        if isinstance(self.shots, int):
+            return Dist.constant(self.shots)
+        return {"D3": d3(), "D6": d6(), "2D6": nd6(2)}.get(self.shots, Dist.constant(1))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model, "weapon": self.weapon.name if self.weapon else None,
+            "can_fire": self.can_fire, "reason": self.reason, "sees": list(self.sees),
+            "in_range": self.in_range, "closest": self.closest,
+            "distance": None if self.distance is None else round(self.distance, 3),
+            "shots": self.shots, "snap": self.snap, "p_hit": float(self.p_hit),
+        }
+
+
+@dataclass
+class TargetLine:
+    """One target model: what the firers see of it and the odds of one attack."""
+
+    model: str
+    visible: bool
+    visible_fraction: float
+    cover: Cover
+    distance: float
+    in_range: bool
+    save: Save | None = None
+    p_hit: Fraction = Fraction(0)
+    p_wound: Fraction = Fraction(0)
+    p_unsaved: Fraction = Fraction(0)
+    facing: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model, "visible": self.visible,
+            "visible_fraction": round(self.visible_fraction, 4),
+            "cover": {"in_cover": self.cover.in_cover, "value": self.cover.value,
+                      "source": self.cover.source, "rule": self.cover.rule,
+                      "kind": self.cover.kind, "notes": self.cover.notes},
+            "save": None if self.save is None else {"need": self.save.need,
+                                                    "kind": self.save.kind},
+            "distance": round(self.distance, 3), "in_range": self.in_range,
+            "facing": self.facing, "p_hit": float(self.p_hit), "p_wound": float(self.p_wound),
+            "p_unsaved": float(self.p_unsaved),
+        }
+
+
+@dataclass
+class ShootingReport:
+    unit: str
+    target: str
+    eligible: bool
+    reason: str
+    rule: str
+    firers: list[FirerLine]
+    targets: list[TargetLine]
+    expected_unsaved: Fraction = Fraction(0)
+    toughness: int | None = None
+    visibility: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def firing(self) -> list[FirerLine]:
+        return [f for f in self.firers if f.can_fire]
+
+    def order(self) -> list[str]:
+        """Allocation order: visible, in-range models, closest first (§8.5)."""
+        lines = [t for t in self.targets if t.visible and t.in_range]
+        return [t.model for t in sorted(lines, key=lambda t: t.distance)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit, "target": self.target, "eligible": self.eligible,
+            "reason": self.reason, "rule": self.rule,
+            "firers": [f.to_dict() for f in self.firers],
+            "targets": [t.to_dict() for t in self.targets],
+            "allocation_order": self.order(),
+            "expected_unsaved": float(self.expected_unsaved),
+            "toughness": self.toughness,
+        }
+
+
+def relentless(profile: Profile) -> bool:
+    return profile.has("relentless") or profile.is_vehicle or profile.type in (
+        "monstrous creature", "flying monstrous creature", "bike", "jetbike")
+
+
+def pick_weapons(profile: Profile, choice: str | dict[str, str] | None,
+                 model: str) -> tuple[list[Weapon], str]:
+    """Weapons a model fires: the chosen one, or its first ranged weapon that is not a grenade
+    (a vehicle fires all its ranged weapons)."""
+    if isinstance(choice, dict):
+        choice = choice.get(model) or choice.get("*")
+    if choice:
+        w = profile.weapon(str(choice))
+        return ([w], "") if w and not w.melee else ([], f"has no ranged weapon {choice!r}")
+    ranged = profile.ranged()
+    if profile.is_vehicle:
+        return ranged, "" if ranged else "has no ranged weapon"
+    plain = [w for w in ranged if "grenade" not in w.name]
+    pick = plain[:1] or ranged[:1]
+    return pick, "" if pick else "has no ranged weapon"
+
+
+def shots_and_limits(w: Weapon, distance: float, moved: bool, steady: bool,
+                     snap: bool) -> tuple[int | str, bool, str]:
+    """(shots, snap, why it cannot fire) for one weapon at one distance (§8.6)."""
+    if w.template or w.blast or w.kind == "ordnance":
+        if snap:
+            return 0, snap, "template, blast and ordnance weapons cannot snap fire (§8.2)"
+    if w.kind == "ordnance" and moved and not steady:
+        return 0, snap, "a model that moved cannot fire ordnance (§8.6)"
+    if w.kind == "rapid fire":
+        return (2 if distance <= w.half_range + 1e-9 else 1), snap, ""
+    if w.kind == "salvo":
+        if moved and not steady:
+            if distance > w.half_range + 1e-9:
+                return 0, snap, "moved: a salvo weapon fires only within half range (§8.6)"
+            return w.salvo[0], snap, ""
+        return w.salvo[1], snap, ""
+    if w.kind == "heavy" and moved and not steady:
+        return w.shots, True, ""
+    return w.shots, snap, ""
+
+
+def _range_of(w: Weapon) -> float:
+    return TEMPLATE_LENGTH if w.template else (w.range or 0.0)
+
+
+def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None) -> ShootingReport:
+    """Everything about `unit` shooting at `target`, without rolling a die."""
+    ctx = ctx or ShotContext()
+    models = board.unit_models(unit)
+    targets = board.unit_models(target)
+    if not models or not targets:
+        who = unit if not models else target
+        return ShootingReport(unit, target, False, f"unit {who!r} has no models on the table",
+                              RULE_TARGET, [], [])
+    if board.unit_player(unit) == board.unit_player(target):
+        return ShootingReport(unit, target, False, "cannot shoot at a friendly unit",
+                              RULE_TARGET, [], [])
+    vis = look(board, [(f, t) for f in models for t in targets], ctx.samples)
+    t_profiles = {t: board.profile(t) for t in targets}
+    vehicle_target = all(p.is_vehicle for p in t_profiles.values())
+    lines: list[FirerLine] = []
+    for f in models:
+        profile: Profile = board.profile(f)
+        weapons, why = pick_weapons(profile, ctx.weapon, f)
+        sees = [t for t in targets if vis[(f, t)].visible]
+        dists = {t: board.gap(f, t) for t in sees}
+        closest = min(dists, key=dists.get) if dists else None
+        steady = relentless(profile)
+        if not weapons:
+            lines.append(FirerLine(f, None, False, why, sees))
+            continue
+        limit = full_bs_weapons(profile, speed_of(ctx.vehicle_moved)) \
+            if profile.is_vehicle else None
+        for k, w in enumerate(weapons):
+            line = FirerLine(f, w, sees=sees, closest=closest,
+                             distance=None if closest is None else dists[closest])
+            snap = ctx.snap or ctx.overwatch or (limit is not None and k >= limit)
+            lines.append(line)
+            if not sees:
+                line.reason = f"{f} sees no model of {target} (§4.2)"
+                continue
+            if ctx.overwatch and w.template:  # Wall of Death: D3 hits, no range check
+                line.in_range = line.can_fire = line.wall_of_death = True
+                line.shots, line.p_hit = "D3", Fraction(1)
+                line.strength = w.strength_for(profile.stat("S"))
+                continue
+            rng = _range_of(w)
+            line.in_range = w.min_range <= line.distance <= rng + 1e-9
+            if not line.in_range:
+                line.reason = (f"closest visible model {closest} is {line.distance:.2f}\" away; "
+                               f"{w.name} range {rng:g}\" (§4.1): its shots miss")
+                continue
+            if profile.is_vehicle:
+                bear = weapon_can_bear(board, f, w, board.position(closest) + [0, 0, 0.5])
+                if not bear:
+                    line.reason = bear.reason
+                    continue
+            shots, snap, why = shots_and_limits(w, line.distance, ctx.moved, steady, snap)
+            if why:
+                line.reason = why
+                continue
+            line.shots, line.snap, line.can_fire = shots, snap, True
+            line.strength = w.strength_for(profile.stat("S"))
+            line.p_hit = _p_hit(w, profile.stat("BS"), snap)
+    firing = [ln for ln in lines if ln.can_fire]
+    report = ShootingReport(unit, target, bool(firing), "", RULE_TARGET, lines, [],
+                            visibility=vis)
+    if not any(ln.sees for ln in lines):
+        report.reason = f"no model of {unit} can see any model of {target} (§4.1 quote 1)"
+    elif not firing:
+        report.reason = "no firing model has a target model in range (§4.1 quote 2)"
+        report.rule = RULE_RANGE
+    if ctx.night and firing and board.unit_gap(unit, target) > 36.0 + 1e-9:
+        report.eligible = False
+        report.reason = "night fighting: the target is more than 36\" away (§8.12)"
+        report.rule = "wh40k6 §8.12"
+    if not vehicle_target:
+        toughs = [p.stat("T", 4) for p in t_profiles.values() if not p.is_vehicle]
+        report.toughness = majority_or_highest(toughs) if toughs else None
+    shooters = [ln.model for ln in firing] or models
+    for t in targets:
+        report.targets.append(_target_line(board, report, t, shooters, vis, ctx))
+    from .odds import expected_unsaved
+
+    report.expected_unsaved = expected_unsaved(board, report)
+    return report
+
+
+def _p_hit(w: Weapon, bs: int | None, snap: bool) -> Fraction:
+    if w.template:
+        return Fraction(1)
+    if w.blast:  # the marker stays on the aimed model: a hit, or an arrow moving 2D6 - BS <= 0
+        stays = nd6(2).at_most(bs or 0) if not snap else Fraction(0)
+        return Fraction(1, 3) + Fraction(2, 3) * stays
+    return p_ranged_hit(bs, snap, w.has("twin-linked"))
+
+
+def _target_line(board: Board, report: ShootingReport, t: str, shooters: list[str], vis,
+                 ctx: ShotContext) -> TargetLine:
+    profile: Profile = board.profile(t)
+    seen_by = [ln for ln in report.firing if t in ln.sees]
+    visible_fraction = max(vis[(f, t)].visible_fraction for f in shooters)
+    distance = min(board.gap(f, t) for f in shooters)
+    in_range = any(ln.in_range and distance <= _range_of(ln.weapon) + 1e-9
+                   for ln in report.firers if ln.weapon and t in ln.sees)
+    line = TargetLine(t, any(t in ln.sees for ln in report.firers), visible_fraction,
+                      Cover.none(), distance, in_range)
+    if profile.is_vehicle:
+        views = [facing_view(board, t, vis[(f, t)]) for f in dict.fromkeys(shooters)]
+        able = [v for v in views if any(
+            ln.model == v.firer and ln.weapon and max_penetration(
+                ln.weapon, ln.strength, profile.armour(v.facing) or 10)
+            for ln in report.firing)] or views
+        line.cover = vehicle_cover(board, t, able)
+        line.facing = views[0].facing if views else None
+    else:
+        cover = model_cover(board, report.unit, t, [vis[(f, t)] for f in shooters])
+        night = night_effect(distance) if ctx.night and not profile.has("night vision") \
+            else "normal"
+        line.cover = with_modifiers(board, cover, gone_to_ground=ctx.gone_to_ground,
+                                    stealth=profile.has("stealth") or night == "stealth",
+                                    shrouded=profile.has("shrouded") or night == "shrouded")
+    _odds(board, report, line, profile, seen_by)
+    return line
+
+
+def _odds(board: Board, report: ShootingReport, line: TargetLine, profile: Profile,
+          seen_by: list[FirerLine]) -> None:
+    """Shot-weighted per-attack odds of the firing lines that see this model."""
+    total = Fraction(0)
+    acc = {"hit": Fraction(0), "wound": Fraction(0), "unsaved": Fraction(0)}
+    for ln in seen_by:
+        weight = ln.shots_dist().mean()
+        p_w, p_u = wound_and_unsaved(board, ln, line.model, profile, report.toughness,
+                                     line.cover)
+        total += weight
+        acc["hit"] += weight * ln.p_hit
+        acc["wound"] += weight * p_w
+        acc["unsaved"] += weight * ln.p_hit * p_u
+        if line.save is None and not profile.is_vehicle and ln.weapon:
+            line.save = model_save(profile, ln.weapon.ap, line.cover, ln.weapon)
+    if total:
+        line.p_hit, line.p_wound = acc["hit"] / total, acc["wound"] / total
+        line.p_unsaved = acc["unsaved"] / total
+
+
+def model_save(profile: Profile, ap: int | None, cover: Cover, weapon: Weapon) -> Save:
+    ignores = weapon.template or weapon.has("ignores cover")
+    return best_save(profile.stat("Sv"), ap, profile.stat("Inv"),
+                     None if ignores or not cover.in_cover else cover.value)
+
+
+def wound_and_unsaved(board: Board, ln: FirerLine, target: str, profile: Profile,
+                      toughness: int | None, cover: Cover) -> tuple[Fraction, Fraction]:
+    """(P(wound | hit), P(unsaved wound | hit)) for one line against one model; for a vehicle,
+    P(glancing or penetrating | hit) and P(it is not saved by cover)."""
+    w = ln.weapon
+    assert w is not None
+    if profile.is_vehicle:
+        facing = shot_facing(board, target, ln.model, w.barrage)
+        armour = profile.armour(facing) or 10
+        half = w.has("melta") and (ln.distance or 99) <= w.half_range
+        pen = p_penetration(3 if ln.strength is None else ln.strength, armour,
+                            ordnance=w.kind == "ordnance", melta_half=half,
+                            armourbane=w.has("armourbane"), rending=w.has("rending"),
+                            lance=w.has("lance"))
+        p_w = pen["glancing"] + pen["penetrating"]
+        p_cover = p_target(cover.value) if cover.in_cover and not w.template else Fraction(0)
+        return p_w, p_w * (1 - p_cover)
+    need = to_wound(ln.strength, toughness or profile.stat("T", 4), sniper=w.has("sniper"),
+                    fleshbane=w.has("fleshbane"))
+    reroll = w.has("shred")
+    if w.has("rending") or w.has("sniper"):
+        normal_need = need if need is not None and need <= 5 else None
+        p_normal = Fraction(0) if normal_need is None else Fraction(6 - normal_need, 6)
+        p_rend = Fraction(1, 6)
+        save = model_save(profile, w.ap, cover, w)
+        rend_save = model_save(profile, 2, cover, w)
+        return p_normal + p_rend, p_normal * (1 - save.p_save) + p_rend * (1 - rend_save.p_save)
+    p_w = p_target(need, reroll_failed=reroll)
+    return p_w, p_w * (1 - model_save(profile, w.ap, cover, w).p_save)

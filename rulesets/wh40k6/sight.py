@@ -1,0 +1,78 @@
+"""40k line of sight: from the eye to the body, who may block (wh40k6 §4.2-§4.4).
+
+The firing unit's own models never block (§4.1 quote 6); the target unit's other models
+neither hide the target nor give it cover (§4.4, A4); every other model (a third unit, friend
+or foe, vehicles included, A29) blocks physically. The target is its body: non-vehicles lose
+weapons, banners, antennae, wings, tails and the base; vehicles keep hull, turret and wings.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from geometry.visibility import SightQuery, Visibility, visibility_many
+from rulesets.core.ruleset import GEAR_PARTS
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+
+RULE_LOS = "wh40k6 §4.2"
+RULE_BODY = "wh40k6 §4.3"
+RULE_BLOCKERS = "wh40k6 §4.4"
+VEHICLE_NON_HULL = frozenset({"weapon", "banner", "antenna", "base"})
+DEFAULT_SAMPLES = 300
+
+
+def target_parts(board: Board, target: str) -> frozenset[str] | None:
+    """The part labels that count as the target's body (None: its whole volume)."""
+    names = board.world.models[target].volume.part_names
+    excluded = VEHICLE_NON_HULL if board.ruleset.is_vehicle(board.profile(target)) \
+        else GEAR_PARTS
+    keep = frozenset(n for n in names if n not in excluded)
+    if not keep or len(keep) == len(names):
+        return None
+    return keep
+
+
+def skip_models(board: Board, firing_unit: str, target: str) -> tuple[str, ...]:
+    """Models that may not block: the firing unit's and the target's unit-mates."""
+    target_unit = board.unit_of(target)
+    return tuple(m for m in board.world.models
+                 if m != target and board.models.get(m) is not None
+                 and board.unit_of(m) in (firing_unit, target_unit))
+
+
+def sight_origin(board: Board, firer: str) -> np.ndarray:
+    """Where the firer looks from: its eye (vehicle weapons: the model's sight point too)."""
+    return board.eye(firer)
+
+
+def look(board: Board, pairs: list[tuple[str, str]], samples: int = DEFAULT_SAMPLES,
+         origins: dict[str, np.ndarray] | None = None) -> dict[tuple[str, str], Visibility]:
+    """Visibility of each (firer, target) pair, in one batch of ray-engine calls."""
+    queries = []
+    for firer, target in pairs:
+        eye = None if origins is None else origins.get(firer)
+        queries.append(SightQuery(
+            firer, target, eye=eye, parts=target_parts(board, target),
+            skip=skip_models(board, board.unit_of(firer), target), samples=samples,
+        ))
+    return dict(zip(pairs, visibility_many(board.world, queries), strict=True))
+
+
+def unit_pairs(board: Board, firing_unit: str, target_unit: str,
+               firers: list[str] | None = None) -> list[tuple[str, str]]:
+    firers = board.unit_models(firing_unit) if firers is None else firers
+    targets = board.unit_models(target_unit)
+    return [(f, t) for f in firers for t in targets]
+
+
+def can_see_unit(board: Board, viewers: list[str], target_unit: str,
+                 samples: int = 120) -> bool:
+    """Whether any of the viewers sees any model of the target unit (charges, §4.2)."""
+    if not viewers or not board.unit_models(target_unit):
+        return False
+    pairs = [(v, t) for v in viewers for t in board.unit_models(target_unit)]
+    return any(v.visible for v in look(board, pairs, samples).values())

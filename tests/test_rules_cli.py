@@ -1,0 +1,110 @@
+"""The rules commands: `battlesight shoot`, `battlesight phases`, `battlesight play`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scenes import EXAMPLES_DIR, load_scene
+from viewer.cli import main
+
+SCENE = str(EXAMPLES_DIR / "wh40k6_city_ruins.yaml")
+ACTIONS = str(Path(__file__).parent / "data" / "wh40k6_city_ruins_actions.yaml")
+
+
+def run_json(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_phases(capsys):
+    data = run_json(capsys, ["phases", "wh40k6", "--json"])
+    assert [p["phase"] for p in data["phases"]] == ["movement", "shooting", "assault"]
+    assert data["phases"][2]["steps"][0]["actions"] == ["charge"]
+    assert main(["phases", "wh40k6"]) == 0
+    assert "assault" in capsys.readouterr().out
+    assert main(["phases", "chess"]) == 2
+    assert "no ruleset" in capsys.readouterr().err
+
+
+def test_shoot_json(capsys):
+    data = run_json(capsys, ["shoot", SCENE, "--unit", "dev-1", "--target", "boyz-1", "--json",
+                             "--samples", "200"])
+    assert data["eligible"] is True and data["reason"] == ""
+    firer = data["firers"][0]
+    assert {"model", "can_fire", "sees", "in_range"} <= set(firer)
+    target = data["targets"][0]
+    assert {"model", "visible", "visible_fraction", "cover", "p_hit", "p_wound",
+            "p_unsaved"} <= set(target)
+    assert {"in_cover", "value", "source", "rule"} <= set(target["cover"])
+    covered = [t for t in data["targets"] if t["cover"]["in_cover"]]
+    assert covered and all(t["cover"]["rule"].startswith("wh40k6 §") for t in covered)
+    assert data["expected_unsaved"] > 0
+    for t in data["targets"]:
+        assert 0 <= t["p_unsaved"] <= t["p_hit"] <= 1
+
+
+def test_shoot_not_eligible_and_bad_ids(capsys):
+    data = run_json(capsys, ["shoot", SCENE, "--unit", "tac-1", "--target", "lootas-1",
+                             "--json", "--samples", "100"])
+    assert data["eligible"] is False and data["reason"]
+    assert main(["shoot", SCENE, "--unit", "nobody", "--target", "boyz-1"]) == 2
+    assert "no unit 'nobody'" in capsys.readouterr().err
+    assert main(["shoot", SCENE, "--unit", "dev-1", "--target", "boyz-1",
+                 "--weapon", "lascannon", "--samples", "100"]) == 0
+    assert "cannot shoot" in capsys.readouterr().out
+
+
+def test_play_writes_scene_and_log(tmp_path, capsys):
+    out, log = tmp_path / "after.yaml", tmp_path / "log.json"
+    assert main(["play", SCENE, "--actions", ACTIONS, "--seed", "3", "--out", str(out),
+                 "--log", str(log)]) == 0
+    text = capsys.readouterr().out
+    assert "0 refused" in text
+    after = load_scene(out)
+    before = load_scene(SCENE)
+    assert len(after.models) < len(before.models)
+    moved = {m.id: m.at for m in after.models}
+    assert moved["marine-1"] != before.model("marine-1").at
+    events = json.loads(log.read_text())
+    assert events["seed"] == 3 and any(e["kind"] == "fight" for e in events["events"])
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_play_refuses_illegal_actions_without_failing(tmp_path, capsys):
+    script = tmp_path / "bad.yaml"
+    script.write_text("- {do: shoot, unit: tac-1, target: boyz-1}\n"
+                      "- {do: move, unit: boyz-1, by: [0, -1]}\n"
+                      "- {do: move, unit: tac-1, by: [0, 9]}\n"
+                      "- {do: fly, unit: tac-1}\n")
+    data = run_json(capsys, ["play", SCENE, "--actions", str(script), "--json"])
+    assert data["refused"] == 4
+    reasons = [r["reason"] for r in data["results"]]
+    assert "not allowed now" in reasons[0] and "player 2" in reasons[1]
+    assert "at most 6" in reasons[2] and "not allowed now" in reasons[3]
+    script.write_text("not: [a list")
+    assert main(["play", SCENE, "--actions", str(script)]) == 2
+    assert main(["play", SCENE, "--actions", str(tmp_path / "missing.yaml")]) == 2
+    capsys.readouterr()
+
+
+def test_rules_commands_do_not_import_panda3d():
+    code = ("import sys; from viewer.cli import main; "
+            f"main(['phases', 'wh40k6']); main(['shoot', {SCENE!r}, '--unit', 'dev-1', "
+            "'--target', 'boyz-1', '--samples', '50']); "
+            "sys.exit(1 if any(m.startswith('panda3d') for m in sys.modules) else 0)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("argv", [["shoot", SCENE, "--unit", "dev-1"],
+                                  ["play", SCENE]])
+def test_required_arguments(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    capsys.readouterr()

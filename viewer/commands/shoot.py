@@ -1,0 +1,66 @@
+"""`battlesight shoot SCENE --unit U --target T [--weapon W] [--json]`: can unit U shoot unit
+T, which of its models fire, what they see, each target model's cover and the exact odds."""
+
+from __future__ import annotations
+
+from rulesets.core.board import Board
+from rulesets.core.profiles import ProfileError
+from rulesets.core.ruleset import get_ruleset
+from viewer.commands.common import add_scene_argument, load, print_json, table
+from viewer.errors import UsageError
+
+
+def add_parser(sub, name: str) -> None:
+    parser = sub.add_parser(name, help="shooting analysis: line of sight, range, cover, odds")
+    add_scene_argument(parser)
+    parser.add_argument("--unit", required=True, metavar="U", help="firing unit id")
+    parser.add_argument("--target", required=True, metavar="T", help="target unit id")
+    parser.add_argument("--weapon", metavar="W", help="fire only this weapon")
+    parser.add_argument("--moved", action="store_true", help="the firing unit moved this turn")
+    parser.add_argument("--samples", type=int, default=600, metavar="N",
+                        help="silhouette samples per sight line (default 600)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run(args) -> int:
+    scene, world = load(args.scene)
+    try:
+        ruleset = get_ruleset(scene.ruleset)
+        board = Board(scene, world, ruleset)
+    except (KeyError, ProfileError) as exc:
+        raise UsageError(str(exc).strip("'\"")) from None
+    for unit in (args.unit, args.target):
+        if not board.has_unit(unit):
+            known = ", ".join(board.unit_ids())
+            raise UsageError(f"no unit {unit!r} in {scene.path}; units: {known}")
+    if args.samples < 16:
+        raise UsageError("--samples must be at least 16")
+    try:
+        report = ruleset.shooting_report(board, args.unit, args.target, weapon=args.weapon,
+                                         moved=args.moved, samples=args.samples)
+    except NotImplementedError:
+        raise UsageError(f"ruleset {ruleset.id} has no shooting analysis yet") from None
+    if args.json:
+        print_json(report)
+    else:
+        print(format_report(report))
+    return 0
+
+
+def format_report(r: dict) -> str:
+    head = f"{r['unit']} -> {r['target']}: " + (
+        "may shoot" if r["eligible"] else f"cannot shoot: {r['reason']}")
+    firers = table([
+        [f["model"], f.get("weapon") or "-", "yes" if f["can_fire"] else "no",
+         str(len(f["sees"])), "yes" if f["in_range"] else "no", str(f.get("shots", "")),
+         f.get("reason", "")[:60]]
+        for f in r["firers"]], ["firer", "weapon", "fires", "sees", "range", "shots", "why not"])
+    targets = table([
+        [t["model"], "yes" if t["visible"] else "no", f"{t['visible_fraction']:.0%}",
+         f"{t['cover']['value']}+" if t["cover"]["in_cover"] else "-",
+         t["cover"]["source"] or "-", t["cover"]["rule"], f"{t['p_hit']:.3f}",
+         f"{t['p_wound']:.3f}", f"{t['p_unsaved']:.3f}"]
+        for t in r["targets"]],
+        ["target", "seen", "visible", "cover", "from", "rule", "p_hit", "p_wound", "p_unsaved"])
+    tail = f"expected unsaved wounds: {r['expected_unsaved']:.3f}"
+    return "\n\n".join([head, firers, targets, tail])
