@@ -14,6 +14,7 @@ import trimesh
 
 from geometry.types import ModelVolume, TerrainGeometry
 from geometry.world import World
+from rulesets.core.dice import Roller
 from scenes.footprints import rectangle, segment_rectangle
 from scenes.model import MM_PER_INCH, ModelSpec, Scene, TerrainPiece
 
@@ -164,45 +165,18 @@ class Table:
         return Game(self.scene, self.scene.ruleset, seed, world=self.world, **kw)
 
 
+
 def inches(mm: float) -> float:
     return mm / MM_PER_INCH
 
 
-class ScriptedRoller:
-    """A Roller whose dice come from a script (then from a seeded Roller once it runs out)."""
+class ScriptedRoller(Roller):
+    """A Roller whose dice come from a script (then from its seeded generator once it runs
+    out)."""
 
     def __init__(self, faces: list[int], seed: int = 0):
-        from rulesets.core.dice import Roller
-
+        super().__init__(seed)
         self.faces = list(faces)
-        self._fallback = Roller(seed)
-        self.log = self._fallback.log
 
-    def roll(self, n: int = 1, sides: int = 6, why: str = "") -> list[int]:
-        from rulesets.core.dice import Roll
-
-        dice = []
-        for _ in range(max(0, n)):
-            dice.append(self.faces.pop(0) if self.faces else self._fallback._rng.randint(1, sides))
-        self.log.append(Roll(why, dice, sides))
-        return dice
-
-    def d6(self, n: int = 1, why: str = "") -> list[int]:
-        return self.roll(n, 6, why)
-
-    def one(self, why: str = "", sides: int = 6) -> int:
-        return self.roll(1, sides, why)[0]
-
-    def d3(self, why: str = "") -> int:
-        return (self.one(why) + 1) // 2
-
-    def total(self, n: int, why: str = "") -> int:
-        return sum(self.d6(n, why))
-
-    def direction(self, why: str = "") -> float:
-        return float(self.roll(1, 360, why)[0] % 360)
-
-    def take_log(self):
-        out = list(self.log)
-        self.log.clear()
-        return out
+    def _face(self, sides: int) -> int:
+        return self.faces.pop(0) if self.faces else super()._face(sides)

@@ -240,7 +240,6 @@ def test_s21_charging_through_cover_strikes_at_initiative_1():
     assert game.apply({"do": "charge", "unit": "boyz", "target": "tac",
                        "overwatch": False}).ok
     assert game.unit("boyz").turn["through_cover"] is True  # no assault grenades
-    game.roller = game.roller._fallback
     to_step(game, "assault", "fight")
     assert game.apply({"do": "fight", "unit": "boyz"}).ok
     fight = next(e for e in game.log if e.kind == "fight")

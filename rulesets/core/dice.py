@@ -251,9 +251,13 @@ class Roller:
         self._rng = random.Random(self.seed)
 
     def roll(self, n: int = 1, sides: int = 6, why: str = "") -> list[int]:
-        dice = [self._rng.randint(1, sides) for _ in range(max(0, n))]
+        dice = [self._face(sides) for _ in range(max(0, n))]
         self.log.append(Roll(why, dice, sides))
         return dice
+
+    def _face(self, sides: int) -> int:
+        """One die: the only source of randomness (tests script it by overriding this)."""
+        return self._rng.randint(1, sides)
 
     def d6(self, n: int = 1, why: str = "") -> list[int]:
         return self.roll(n, 6, why)
