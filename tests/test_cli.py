@@ -46,7 +46,8 @@ def test_examples_validate_and_los_runs_on_each(scene, capsys):
     assert main(["validate", str(scene)]) == 0
     from scenes import load_scene
 
-    models = load_scene(scene).models
+    loaded = load_scene(scene)
+    models = loaded.models
     capsys.readouterr()
     assert main(["los", str(scene), "--from", models[0].id, "--json"]) == 0
     reports = json.loads(capsys.readouterr().out)
@@ -56,6 +57,12 @@ def test_examples_validate_and_los_runs_on_each(scene, capsys):
                 "rays"} <= set(report)
         assert 0.0 <= report["visible_fraction"] <= 1.0
         assert report["distance"] >= 0.0
+        if loaded.ruleset == "wh40k6":  # every installed ruleset adds its own ruling
+            assert "ruling" in report
+        if "ruling" in report:
+            assert report["ruling"]["system"] == loaded.ruleset
+            assert report["ruling"]["rule"].startswith(loaded.ruleset + " §")
+            assert isinstance(report["ruling"]["visible_by_rule"], bool)
 
 
 @pytest.mark.parametrize("name", sorted(BAD_SCENES))

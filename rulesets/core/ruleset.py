@@ -73,6 +73,7 @@ class Ruleset:
     phases: tuple[Phase, ...] = ()
     non_body_parts: frozenset[str] = frozenset()
     game_turns: int = 6
+    sight_rule: str = ""  # citation of the system's line-of-sight rule
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -107,6 +108,36 @@ class Ruleset:
 
     def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
         raise NotImplementedError
+
+    def los_report(self, board: Board, observer: str, target: str) -> dict[str, Any]:
+        """The system's own sight ruling for `battlesight los`: from its sight points to the
+        parts that count, past the models it lets through; with the cover that gives when the
+        system judges cover. Systems with other sight rules override this."""
+        from geometry.visibility import SightQuery, visibility_many
+
+        parts = self.target_parts(board, target)
+        skip = self.skip_models(board, [observer], target)
+        queries = [
+            SightQuery(observer, target, eye=point, parts=parts, skip=skip)
+            for point in self.sight_points(board, observer)
+        ]
+        best = max(visibility_many(board.world, queries), key=lambda r: r.visible_fraction)
+        report: dict[str, Any] = {
+            "visible_by_rule": best.visible,
+            "rule_fraction": round(best.visible_fraction, 4),
+            "rule": self.sight_rule,
+            "reason": (
+                "part of the target counts and is seen" if best.visible
+                else "no line from a sight point reaches a part that counts"
+            ),
+            "target_parts": sorted(parts) if parts is not None else None,
+            "ignored_models": list(skip),
+        }
+        try:
+            report["cover"] = self.cover(board, [observer], target).to_dict()
+        except NotImplementedError:
+            pass
+        return report
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int = 600) -> dict[str, Any]:

@@ -51,6 +51,7 @@ class WH40K6(Ruleset):
     phases = PHASES
     game_turns = 7
     samples = 300  # silhouette samples per sight line in play
+    sight_rule = "wh40k6 §4.2"
 
     # ---- profiles ---------------------------------------------------------------------------
 

@@ -37,9 +37,28 @@ def run(args) -> int:
 
 
 def los_reports(scene: Scene, world: World, observer: str, targets: list[str]) -> list[dict]:
-    """One JSON-ready report per target, from one batched query."""
+    """One JSON-ready report per target, from one batched query; each with the ruleset's own
+    sight ruling under `ruling` (system, rule cited)."""
     results = visibility_many(world, [SightQuery(observer, t) for t in targets])
-    return [report(scene, world, r) for r in results]
+    reports = [report(scene, world, r) for r in results]
+    board = rules_board(scene, world)
+    for data in reports:
+        if board is not None:
+            data["ruling"] = {"system": scene.ruleset,
+                              **board.ruleset.los_report(board, observer, data["target"])}
+    return reports
+
+
+def rules_board(scene: Scene, world: World):
+    """The scene's ruleset board, or None when no ruleset of that id is installed."""
+    from rulesets.core.board import Board
+    from rulesets.core.ruleset import get_ruleset
+
+    try:
+        ruleset = get_ruleset(scene.ruleset)
+    except KeyError:
+        return None
+    return Board(scene, world, ruleset)
 
 
 def report(scene: Scene, world: World, seen: Visibility) -> dict:
@@ -59,7 +78,21 @@ def format_reports(observer: str, reports: list[dict]) -> str:
         hidden = ", ".join(f"{b['id']} {b['fraction']:.0%}" for b in r["blockers"][:3])
         rows.append([
             r["target"], "yes" if r["visible"] else "no", f"{r['visible_fraction']:.0%}",
-            f"{r['distance']:.1f}\"", hidden or "-", str(r["rays"]),
+            f"{r['distance']:.1f}\"", hidden or "-", _ruling_text(r.get("ruling")),
         ])
-    header = ["target", "visible", "seen", "distance", "hidden by", "rays"]
+    header = ["target", "visible", "seen", "distance", "hidden by", "by the rules"]
     return f"line of sight from {observer}\n" + table(rows, header)
+
+
+def _ruling_text(ruling: dict | None) -> str:
+    if not ruling:
+        return "-"
+    text = "sees" if ruling["visible_by_rule"] else "no sight"
+    cover = ruling.get("cover")
+    if isinstance(cover, dict) and cover.get("in_cover"):
+        text += f", cover {cover.get('value')}"
+        if cover.get("source"):
+            text += f" ({cover['source']})"
+    elif isinstance(cover, str):
+        text += f", {cover} cover"
+    return f"{text} [{ruling['rule']}]"
