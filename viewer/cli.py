@@ -25,6 +25,8 @@ COMMANDS = {
     "shoot": "shoot",
     "phases": "phases",
     "play": "play",
+    "analyze": "analyze",
+    "generate": "generate",
 }
 
 EXIT_BAD_INPUT = 2

@@ -1,0 +1,33 @@
+"""Terrain layout designer: standard models, deployment maps, layout checks, analysis of a
+layout's sight lines, random legal layouts, and batches of analyses (serial or on Dask).
+
+No Panda3D here; `viewer` draws and edits on top of this package.
+"""
+
+from .analysis import LayoutAnalysis, analyze_scene, terrain_world
+from .checks import Check, SightFacts, layout_checks, legal
+from .generate import SETUP, SetupRules, generate_layout, setup_rules
+from .maps import MAPS, Deployment, DeploymentMap, deployment_map, scene_deployment
+from .standard import STANDARD, StandardModel, standard_model
+
+__all__ = [
+    "MAPS",
+    "SETUP",
+    "STANDARD",
+    "Check",
+    "Deployment",
+    "DeploymentMap",
+    "LayoutAnalysis",
+    "SetupRules",
+    "SightFacts",
+    "StandardModel",
+    "analyze_scene",
+    "deployment_map",
+    "generate_layout",
+    "layout_checks",
+    "legal",
+    "scene_deployment",
+    "setup_rules",
+    "standard_model",
+    "terrain_world",
+]

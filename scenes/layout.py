@@ -1,0 +1,214 @@
+"""Plan-view layout helpers: footprints, gaps, coverage, table areas, and terrain pieces as
+data (random pieces for generators, translated and rotated pieces for editors).
+
+Everything works on scene data (inches, degrees counter-clockwise); no meshes are built.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+import numpy as np
+
+from geometry.plan import distance_to_edges, point_in_polygon, rotation_2d
+
+from .footprints import piece_footprint
+from .model import Scene, TerrainPiece
+
+#: Side of the squares a table is divided into for density rules ("2' x 2' areas").
+AREA_SIDE = 24.0
+
+
+def footprints(scene: Scene) -> dict[str, np.ndarray]:
+    """Footprint polygon (k, 2) of every terrain piece, by id."""
+    return {p.id: piece_footprint(p) for p in scene.terrain}
+
+
+def polygon_gap(a: np.ndarray, b: np.ndarray, beyond: float | None = None) -> float:
+    """Closest plan distance between two polygons (0 when they touch, cross or overlap).
+
+    beyond: when the bounding boxes are more than this apart, their distance (a lower bound)
+    is returned at once: enough to tell that the polygons are more than `beyond` apart.
+    """
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if beyond is not None:
+        lo = np.maximum(a.min(axis=0), b.min(axis=0))
+        hi = np.minimum(a.max(axis=0), b.max(axis=0))
+        box = float(np.hypot(*np.maximum(lo - hi, 0.0)))
+        if box > beyond:
+            return box
+    if point_in_polygon(a, b).any() or point_in_polygon(b, a).any() or _edges_cross(a, b):
+        return 0.0
+    return float(min(distance_to_edges(a, b).min(), distance_to_edges(b, a).min()))
+
+
+def _edges_cross(a: np.ndarray, b: np.ndarray) -> bool:
+    p, r = a, np.roll(a, -1, axis=0) - a
+    q, s = b, np.roll(b, -1, axis=0) - b
+    cross = r[:, None, 0] * s[None, :, 1] - r[:, None, 1] * s[None, :, 0]
+    qp = q[None, :, :] - p[:, None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (qp[..., 0] * s[None, :, 1] - qp[..., 1] * s[None, :, 0]) / cross
+        u = (qp[..., 0] * r[:, None, 1] - qp[..., 1] * r[:, None, 0]) / cross
+    ok = (np.abs(cross) > 1e-12) & (t >= 0) & (t <= 1) & (u >= 0) & (u <= 1)
+    return bool(ok.any())
+
+
+def raster(table: tuple[float, float], step: float = 0.25) -> np.ndarray:
+    """(n, 2) centres of step x step squares covering the table."""
+    xs = np.arange(step / 2, table[0], step)
+    ys = np.arange(step / 2, table[1], step)
+    gx, gy = np.meshgrid(xs, ys)
+    return np.column_stack([gx.ravel(), gy.ravel()])
+
+
+def covered(points: np.ndarray, polygons: list[np.ndarray]) -> np.ndarray:
+    """(n,) bool: which points lie in at least one polygon (bounding boxes first)."""
+    hit = np.zeros(len(points), dtype=bool)
+    for poly in polygons:
+        lo, hi = poly.min(axis=0), poly.max(axis=0)
+        near = np.flatnonzero(~hit & np.all((points >= lo) & (points <= hi), axis=1))
+        if len(near):
+            hit[near] = point_in_polygon(points[near], poly)
+    return hit
+
+
+def table_areas(table: tuple[float, float], side: float = AREA_SIDE) -> list[tuple[float, ...]]:
+    """The table cut into about side x side areas, (x0, y0, x1, y1) each, row by row from
+    y = 0 (72 x 48 gives six 24" squares)."""
+    nx = max(1, round(table[0] / side))
+    ny = max(1, round(table[1] / side))
+    w, d = table[0] / nx, table[1] / ny
+    return [(i * w, j * d, (i + 1) * w, (j + 1) * d) for j in range(ny) for i in range(nx)]
+
+
+def area_shares(poly: np.ndarray, areas: list[tuple[float, ...]], step: float = 0.5):
+    """(len(areas),) share of the polygon's area inside each area (sampled on a fine grid)."""
+    lo, hi = poly.min(axis=0), poly.max(axis=0)
+    xs = np.arange(lo[0] + step / 2, hi[0], step)
+    ys = np.arange(lo[1] + step / 2, hi[1], step)
+    if not len(xs) or not len(ys):
+        xs, ys = np.array([poly[:, 0].mean()]), np.array([poly[:, 1].mean()])
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    pts = pts[point_in_polygon(pts, poly)]
+    if not len(pts):
+        pts = poly.mean(axis=0, keepdims=True)
+    shares = np.array([np.mean((pts[:, 0] >= x0) & (pts[:, 0] < x1) & (pts[:, 1] >= y0)
+                               & (pts[:, 1] < y1)) for x0, y0, x1, y1 in areas])
+    return shares
+
+
+def piece_centre(piece: TerrainPiece | dict) -> np.ndarray:
+    """(2,) the plan point a piece is placed by: at, the middle of a wall, a forest's mean."""
+    data = piece.data if isinstance(piece, TerrainPiece) else piece
+    if "at" in data:
+        return np.asarray(data["at"], dtype=np.float64)[:2]
+    if "from" in data:
+        return 0.5 * (np.asarray(data["from"], float) + np.asarray(data["to"], float))
+    return np.asarray(data["polygon"], dtype=np.float64).mean(axis=0)
+
+
+def translated(data: dict[str, Any], dx: float, dy: float) -> dict[str, Any]:
+    """A copy of a piece's data moved by (dx, dy): its at, from/to or polygon."""
+    out = copy.deepcopy(data)
+    for key in ("at", "from", "to"):
+        if key in out:
+            out[key] = [_r(out[key][0] + dx), _r(out[key][1] + dy), *out[key][2:]]
+    if "polygon" in out:
+        out["polygon"] = [[_r(x + dx), _r(y + dy)] for x, y in out["polygon"]]
+    return out
+
+
+def rotated(kind: str, data: dict[str, Any], degrees: float,
+            about: tuple[float, float] | None = None) -> dict[str, Any]:
+    """A copy of a piece's data turned counter-clockwise by degrees about `about` (default its
+    centre): walls and forests turn their points, other kinds add to `rotation`."""
+    out = copy.deepcopy(data)
+    centre = piece_centre(out) if about is None else np.asarray(about, dtype=np.float64)
+    for key in ("at", "from", "to"):
+        if key in out and (key != "at" or about is not None):
+            x, y = _turn(np.asarray(out[key][:2], float)[None], degrees, centre)[0]
+            out[key] = [_r(x), _r(y), *out[key][2:]]
+    if "polygon" in out:
+        pts = _turn(np.asarray(out["polygon"], float), degrees, centre)
+        out["polygon"] = [[_r(x), _r(y)] for x, y in pts]
+    if kind in ("box", "ruin", "hill", "mesh"):
+        angle = (float(out.get("rotation", 0.0) or 0.0) + degrees + 180.0) % 360.0 - 180.0
+        out["rotation"] = _r(angle)
+    return out
+
+
+def piece_span(piece: TerrainPiece) -> float:
+    """The largest plan dimension of a piece: the longer side of a box, ruin, hill or mesh
+    (size), a wall's length, a crater's diameter, the widest pair of a polygon's points."""
+    d = piece.data
+    if piece.type == "wall":
+        return float(np.hypot(*(np.asarray(d["to"], float) - np.asarray(d["from"], float))))
+    if piece.type in ("box", "ruin", "hill") or (piece.type == "mesh" and "size" in d):
+        size = d["size"]
+        scale = float(d.get("scale", 1.0)) if piece.type == "mesh" else 1.0
+        return scale * (float(size) if np.ndim(size) == 0 else max(float(v) for v in size[:2]))
+    if piece.type == "crater" and "radius" in d:
+        return 2.0 * float(d["radius"])
+    poly = piece_footprint(piece)
+    diff = poly[:, None, :] - poly[None, :, :]
+    return float(np.sqrt(np.einsum("ijk,ijk->ij", diff, diff).max()))
+
+
+def _turn(points: np.ndarray, degrees: float, centre: np.ndarray) -> np.ndarray:
+    """Points (k, 2) turned counter-clockwise by degrees about centre (2,)."""
+    return (points - centre) @ rotation_2d(degrees).T + centre
+
+
+def _r(value: float) -> float | int:
+    """Rounded to 1/1000 inch, written as an int when whole."""
+    v = round(float(value), 3)
+    return int(v) if v.is_integer() else v
+
+
+def random_piece(rng: np.random.Generator, kind: str, centre: tuple[float, float],
+                 extent: tuple[float, float] = (3.0, 8.0)) -> dict[str, Any]:
+    """Geometry keys of a random piece of a scene terrain kind centred near `centre`, its
+    largest plan dimension within extent (lo, hi) inches (mesh: the bundled statue)."""
+    x, y = (float(v) for v in centre)
+    lo, hi = extent
+    span = float(rng.uniform(lo, hi))
+    rot = float(rng.choice([0, 15, 30, 45, 60, 75, 90, 120, 135, 150]))
+
+    def u(a: float, b: float) -> float:
+        return _r(rng.uniform(a, b))
+
+    if kind == "ruin":
+        sx, sy = _r(span), _r(span * rng.uniform(0.55, 0.9))
+        height = u(4.0, 8.0)
+        floors = [3.0] if height >= 5.5 else []
+        walls = [["north", "west"], ["south", "east"], ["north", "east"], ["south", "west"]]
+        return {"at": [_r(x), _r(y)], "size": [sx, sy], "rotation": _r(rot), "height": height,
+                "floors": floors, "walls": walls[int(rng.integers(4))], "windows": True}
+    if kind == "wall":
+        a = math.radians(rot)
+        dx, dy = math.cos(a) * span / 2, math.sin(a) * span / 2
+        return {"from": [_r(x - dx), _r(y - dy)], "to": [_r(x + dx), _r(y + dy)],
+                "height": u(1.0, 3.0), "thickness": 0.5}
+    if kind == "box":
+        sx, sy = _r(span), _r(span * rng.uniform(0.5, 1.0))
+        return {"at": [_r(x), _r(y)], "size": [sx, sy, u(2.0, 6.0)], "rotation": _r(rot)}
+    if kind == "hill":
+        sx, sy = _r(span), _r(span * rng.uniform(0.55, 0.9))
+        return {"at": [_r(x), _r(y)], "size": [sx, sy], "height": u(1.0, 2.5), "rotation": _r(rot)}
+    if kind == "forest":
+        radius = span / 2
+        angles = (np.arange(7) + rng.uniform(-0.3, 0.3, 7)) * (2 * np.pi / 7)
+        scale = rng.uniform(0.8, 1.0, 7)
+        poly = [[_r(x + radius * c * math.cos(t)), _r(y + radius * c * math.sin(t))]
+                for t, c in zip(angles, scale, strict=True)]
+        return {"polygon": poly, "height": u(4.0, 6.0)}
+    if kind == "crater":
+        return {"at": [_r(x), _r(y)], "radius": _r(max(span / 2, 1.2)), "depth": 0.5}
+    if kind == "mesh":
+        return {"file": "terrain/statue.glb", "at": [_r(x), _r(y)], "rotation": _r(rot),
+                "scale": 1}
+    raise ValueError(f"unknown terrain kind {kind!r}")
