@@ -211,6 +211,9 @@ class World:
         self._area = RayScene([e.geometry.area for e in entries if e.geometry.area is not None])
         self._stand_ids = [e.id for e in entries if e.geometry.stand is not None]
         self._stand = RayScene([e.geometry.stand for e in entries if e.geometry.stand is not None])
+        # cast down from just above the highest standing surface: float32 keeps heights exact
+        tops = [e.geometry.stand.bounds[1][2] for e in entries if e.geometry.stand is not None]
+        self._stand_top = max(tops, default=0.0) + 1.0
         self._static_dirty = False
         self.terrain_builds += 1
 
@@ -270,7 +273,8 @@ class World:
         or floor `floor` (0 = ground) of the ruin beneath."""
         if self._static_dirty:
             self._build_static()
-        origin = np.array([[at[0], at[1], 1e4]])
+        top = self._stand_top
+        origin = np.array([[at[0], at[1], top]])
         dist, geom = self._stand.first_hit(origin, np.array([[0.0, 0.0, -1.0]]))
         if geom[0] < 0:
             if floor:
@@ -284,7 +288,7 @@ class World:
             return float(entry.floors[level])
         if floor:
             raise ValueError(f"{entry.id} has no floors; cannot stand on floor {floor}")
-        return float(1e4 - dist[0])
+        return float(top - dist[0])
 
     def pieces_at(self, at: tuple[float, float]) -> list[str]:
         """Ids of the terrain pieces whose footprint contains the plan point `at`."""

@@ -47,6 +47,22 @@ def run(args) -> int:
     return 0
 
 
+#: How a cover value reads, by what it changes (a save, a DEF bonus, a to-hit or save modifier).
+_COVER_FORMATS = {"save": "{}+", "def": "+{} DEF", "to_hit": "{} to hit", "save_mod": "{:+d} save"}
+
+
+def cover_text(cover: dict) -> str:
+    """A cover verdict as a player reads it: '4+', '+4 DEF', '-1 to hit', '+1 save', or '-'."""
+    if not cover.get("in_cover"):
+        return "-"
+    value = cover.get("value")
+    form = _COVER_FORMATS.get(cover.get("effect", "save"), "{}")
+    try:
+        return form.format(value)
+    except (ValueError, TypeError):
+        return str(value)
+
+
 def format_report(r: dict) -> str:
     head = f"{r['unit']} -> {r['target']}: " + (
         "may shoot" if r["eligible"] else f"cannot shoot: {r['reason']}")
@@ -57,7 +73,7 @@ def format_report(r: dict) -> str:
         for f in r["firers"]], ["firer", "weapon", "fires", "sees", "range", "shots", "why not"])
     targets = table([
         [t["model"], "yes" if t["visible"] else "no", f"{t['visible_fraction']:.0%}",
-         f"{t['cover']['value']}+" if t["cover"]["in_cover"] else "-",
+         cover_text(t["cover"]),
          t["cover"]["source"] or "-", t["cover"]["rule"], f"{t['p_hit']:.3f}",
          f"{t['p_wound']:.3f}", f"{t['p_unsaved']:.3f}"]
         for t in r["targets"]],

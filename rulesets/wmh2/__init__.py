@@ -1,0 +1,5 @@
+"""WARMACHINE/HORDES MK II on the shared rules core (digest: shared/rules/wmh2.md)."""
+
+from .ruleset import WMH2
+
+__all__ = ["WMH2"]

@@ -1,0 +1,130 @@
+"""The WARMACHINE/HORDES MK II ruleset on the shared core: phases, profiles, sight, cover, the
+action handlers and the command-line reports (digest: ../shared/rules/wmh2.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rulesets.core.ruleset import Phase, Ruleset, Step, register
+from rulesets.core.ruling import Cover, Ruling
+
+from . import activation, report, resolve
+from . import turn as turns
+from .bodies import bodies, standardise
+from .combat import clouds_of
+from .cover import defence
+from .profile import Profile, parse_profile, raw_profile
+from .sight import viewer_points
+
+if TYPE_CHECKING:
+    from geometry.world import World
+    from rulesets.core.board import Board
+    from rulesets.core.game import Action, Game
+    from scenes.model import ModelSpec, Scene
+
+PHASES = (
+    Phase("maintenance", (
+        Step("maintenance", (), "automatic: focus removed, continuous effects expire on 1-2 "
+             "or burn (fire POW 12, corrosion 1), warlocks drop fury above FURY, fleeing "
+             "units try to rally"),
+    ), "wmh2 §2.3", "effects lasting a round end at the start of the turn, before this"),
+    Phase("control", (
+        Step("control", activation.CONTROL_ACTIONS,
+             "warcasters get focus = FOC and allocate it to battlegroup warjacks in their "
+             "control area (2 x FOC, at most 3 each); warlocks leach fury (2 x FURY); "
+             "upkeep spells are paid (1 focus or fury each) or expire"),
+    ), "wmh2 §2.4", "threshold checks (2d6 + fury > THR: frenzy) at the end"),
+    Phase("activation", (
+        Step("activate", activation.ACTIVATION_ACTIONS,
+             "each model or unit once: normal movement (full advance SPD, run 2 x SPD, "
+             "charge SPD + 3\"), then one action (attacks 2d6 + MAT/RAT against DEF, damage "
+             "2d6 + POW (+STR) against ARM); units need orders to run or charge"),
+    ), "wmh2 §2.5", "activating another unit ends the current activation"),
+)
+
+
+@register
+class WMH2(Ruleset):
+    """WARMACHINE / HORDES MK II (digest: ../shared/rules/wmh2.md)."""
+
+    id = "wmh2"
+    name = "WARMACHINE/HORDES MK II"
+    digest = "wmh2.md"
+    measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges
+    sight_rule = "wmh2 §5.2"
+    phases = PHASES
+    game_turns = 10  # no fixed length (wmh2 §13); a cap for scripted games
+
+    # ---- profiles ---------------------------------------------------------------------------
+
+    def raw_profile(self, scene: Scene, spec: ModelSpec) -> dict[str, Any]:
+        return raw_profile(scene, spec)
+
+    def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
+        return parse_profile(raw, spec)
+
+    def starting_wounds(self, profile: Profile) -> int:
+        return profile.boxes
+
+    # ---- sight ------------------------------------------------------------------------------
+
+    def sight_points(self, board: Board, observer: str) -> np.ndarray:
+        """Points of the front half of the observer's standard volume (wmh2 §5.1 step 1)."""
+        return viewer_points(bodies(board, [observer])[observer], 13, 3)
+
+    def skip_models(self, board: Board, firers: list[str], target: str) -> tuple[str, ...]:
+        """Models never block in 3D: they block by their bases, in plan (wmh2 §5.2)."""
+        return tuple(m for m in board.world.models if m not in (*firers, target))
+
+    def target_parts(self, board: Board, target: str) -> frozenset[str] | None:
+        return None  # the whole standard volume is the target (wmh2 §4)
+
+    def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
+        """DEF bonus of target against the first firer (wmh2 §6)."""
+        if not firers:
+            return Cover.none("wmh2 §6")
+        bd = bodies(board, [firers[0], target])
+        kind = str(context.get("kind", "ranged"))
+        return defence(board.world, bd[firers[0]], bd[target], kind,
+                       clouds=clouds_of(board),
+                       camouflage=board.profile(target).has("camouflage")).to_cover(firers[0])
+
+    def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
+                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+        return report.shooting_report(board, unit, target, weapon=weapon, moved=moved,
+                                      samples=samples)
+
+    def los_report(self, source: Board | World, observer: str, target: str) -> dict[str, Any]:
+        """The MK II ruling for `battlesight los` (see `report.los_report`): visible_by_rule,
+        rule, reason, line, blocked_by, cover, ..."""
+        return report.los_report(source, observer, target)
+
+    # ---- game -------------------------------------------------------------------------------
+
+    def start_game(self, game: Game) -> None:
+        standardise(game.board.world)
+        turns.start_game(game)
+
+    def on_turn_start(self, game: Game) -> None:
+        turns.turn_start(game)
+
+    def on_phase_start(self, game: Game) -> None:
+        if game.phase.name == "maintenance":
+            turns.maintenance(game)
+        elif game.phase.name == "control":
+            turns.control_start(game)
+
+    def on_phase_end(self, game: Game) -> None:
+        if game.phase.name == "control":
+            turns.expire_upkeep(game)
+            resolve.threshold_and_frenzy(game)
+        elif game.phase.name == "activation":
+            resolve.finish_activations(game)
+
+    def legal(self, game: Game, action: Action) -> Ruling:
+        return activation.legal(game, action)
+
+    def apply(self, game: Game, action: Action) -> None:
+        resolve.apply(game, action)
