@@ -15,7 +15,7 @@ import numpy as np
 import trimesh
 
 from .plan import point_in_polygon, rotation_2d
-from .ray import RayScene
+from .ray import RayScene, segments
 from .types import ModelVolume, TerrainGeometry
 
 #: Distance kept from surfaces at both ends of a segment, so grazing hits at the very end
@@ -375,32 +375,32 @@ class World:
         return result, owners
 
     def _models_first_hit(self, origins, directions, lengths, skip):
-        """First model hit of each ray, stepping past models listed in skip."""
-        scene = self.models_scene
-        n = len(origins)
-        out_dist = np.full(n, np.inf)
-        out_geom = np.full(n, -1, dtype=np.int64)
-        offset = np.zeros(n)
-        pending = np.arange(n)
-        for _ in range(_MAX_SKIP_ROUNDS):
-            if not len(pending):
-                break
-            start = origins[pending] + directions[pending] * offset[pending, None]
-            remaining = lengths[pending] - offset[pending]
-            live = remaining > 0
-            pending, start, remaining = pending[live], start[live], remaining[live]
-            dist, geom = scene.first_hit(start, directions[pending], remaining)
-            hit = geom >= 0
-            if skip is not None and skip.size:
-                skipped = hit & (skip[pending] == geom[:, None]).any(axis=1)
-            else:
-                skipped = np.zeros(len(pending), dtype=bool)
-            final = hit & ~skipped
-            out_dist[pending[final]] = offset[pending[final]] + dist[final]
-            out_geom[pending[final]] = geom[final]
-            offset[pending[skipped]] += dist[skipped] + EPSILON
-            pending = pending[skipped]
-        return out_dist, out_geom
+        """First model hit of each ray, stepping past models listed in skip ((n, k) or None)."""
+        if skip is None or not skip.size:
+            return _first_hit_past(self.models_scene, origins, directions, lengths, None)
+
+        def skipped(rays: np.ndarray, geom: np.ndarray) -> np.ndarray:
+            return (skip[rays] == geom[:, None]).any(axis=1)
+
+        return _first_hit_past(self.models_scene, origins, directions, lengths, skipped)
+
+    def first_terrain(
+        self, starts: np.ndarray, ends: np.ndarray, ignore: set[str] = frozenset()
+    ) -> list[str | None]:
+        """The first solid terrain piece on each segment starts -> ends ((n, 3) each), stepping
+        past the pieces in `ignore` (None where the segment is clear)."""
+        directions, lengths = segments(starts, ends)
+        ids = self.solid_ids
+        ignored = np.array([owner in ignore for owner in ids], dtype=bool)
+
+        def skipped(rays: np.ndarray, geom: np.ndarray) -> np.ndarray:
+            return ignored[geom]
+
+        _, geom = _first_hit_past(
+            self.solid_scene, np.asarray(starts, dtype=np.float64), directions, lengths,
+            skipped if ignored.any() else None,
+        )
+        return [ids[g] if g >= 0 else None for g in geom]
 
     def areas_crossed(
         self, origins: np.ndarray, directions: np.ndarray, lengths: np.ndarray
@@ -409,3 +409,33 @@ class World:
         within its length (-1 = none), and area_ids."""
         dist, geom = self.area_scene.first_hit(origins, directions, lengths)
         return np.where(geom >= 0, geom, -1), self.area_ids
+
+
+def _first_hit_past(scene: RayScene, origins, directions, lengths, skipped):
+    """First hit of each ray (n, 3) within lengths (n,) in scene, stepping past hits for which
+    skipped(ray indices (m,), mesh indices (m,)) -> (m,) bool is true (None: skip nothing).
+
+    Returns distance (n,) (inf where clear) and mesh index (n,) (-1 where clear)."""
+    n = len(origins)
+    out_dist = np.full(n, np.inf)
+    out_geom = np.full(n, -1, dtype=np.int64)
+    offset = np.zeros(n)
+    pending = np.arange(n)
+    for _ in range(_MAX_SKIP_ROUNDS):
+        if not len(pending):
+            break
+        start = origins[pending] + directions[pending] * offset[pending, None]
+        remaining = lengths[pending] - offset[pending]
+        live = remaining > 0
+        pending, start, remaining = pending[live], start[live], remaining[live]
+        dist, geom = scene.first_hit(start, directions[pending], remaining)
+        hit = geom >= 0
+        skip = np.zeros(len(pending), dtype=bool)
+        if skipped is not None and hit.any():
+            skip[hit] = skipped(pending[hit], geom[hit])
+        final = hit & ~skip
+        out_dist[pending[final]] = offset[pending[final]] + dist[final]
+        out_geom[pending[final]] = geom[final]
+        offset[pending[skip]] += dist[skip] + EPSILON
+        pending = pending[skip]
+    return out_dist, out_geom

@@ -220,6 +220,7 @@ class Game:
         if not whole_phase and self.step_index + 1 < len(self.phase.steps):
             self.step_index += 1
             self.emit("step", step=self.step.name)
+            self.ruleset.on_step_start(self)
             return
         self.ruleset.on_phase_end(self)
         if self.over:

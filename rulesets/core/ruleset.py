@@ -159,6 +159,9 @@ class Ruleset:
     def on_phase_end(self, game: Game) -> None:
         """End of a phase (morale checks and the like)."""
 
+    def on_step_start(self, game: Game) -> None:
+        """Entering the second or a later step of a phase (compulsory moves and the like)."""
+
     def turn_order(self, game: Game) -> list[int]:
         """Player order for the game turn about to start (AoS rolls off each battle round);
         default: unchanged."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulesets.core.moves import parse_destinations
 from rulesets.core.ruling import Ruling
 
 from . import assault, movement, special
@@ -64,7 +65,7 @@ def _max_move(game: Game, unit: str) -> float:
 
 def _check_dests(game: Game, action: Action, limit: float, what: str) -> Ruling:
     try:
-        dests = movement.parse_destinations(game.board, action.unit, action.params)
+        dests = parse_destinations(game.board, action.unit, action.params)
     except (ValueError, TypeError) as exc:
         return Ruling(False, movement.RULE_MOVE, str(exc))
     return movement.check_move(game.board, action.unit, dests, limit, what=what)
@@ -173,7 +174,7 @@ def apply(game: Game, action: Action) -> None:
 
 def _do_move(game: Game, action: Action) -> None:
     board, unit = game.board, action.unit
-    dests = movement.parse_destinations(board, unit, action.params)
+    dests = parse_destinations(board, unit, action.params)
     limit = _max_move(game, unit)
     pieces = movement.crosses_difficult(board, unit, dests)
     roll = None
@@ -246,7 +247,7 @@ def _do_arrive(game: Game, action: Action) -> None:
 def _do_run(game: Game, action: Action) -> None:
     board, unit = game.board, action.unit
     roll = game.roller.one(f"{unit} run (D6\")")
-    dests = movement.parse_destinations(board, unit, action.params)
+    dests = parse_destinations(board, unit, action.params)
     dests = {m: movement.truncate(board, m, d, float(roll)) for m, d in dests.items()}
     moved = movement.apply_moves(board, dests)
     game.unit(unit).turn.update(ran=True, moved=True)

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rulesets.core.measure import step_towards
+from rulesets.core.moves import Dest
 from rulesets.core.ruling import Ruling
 
-from .movement import Dest, apply_moves, crosses_difficult
+from .movement import apply_moves, crosses_difficult
 from .profile import Profile, Weapon
 from .sight import can_see_unit
 from .tables import best_save, majority_or_highest, melee_to_hit, to_wound

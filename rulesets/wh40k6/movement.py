@@ -7,12 +7,12 @@ plan distance of the base centre plus the height climbed or descended (a floor 3
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
+from rulesets.core.moves import Dest
 from rulesets.core.ruling import Ruling
 
 from .special import unit_coherent
@@ -28,15 +28,6 @@ RULE_COHERENCY = "wh40k6 §3"
 FAST_TYPES = {"jump infantry", "bike", "jetbike", "beast", "cavalry", "vehicle", "skimmer"}
 CLIMBERS = {"infantry", "jump infantry", "jet pack infantry", "beast", "jetbike", "skimmer"}
 FLYERS_OVER = {"jump infantry", "jetbike", "skimmer"}
-
-
-@dataclass
-class Dest:
-    """Where one model goes: plan point, floor (None = ground or surface), facing."""
-
-    at: tuple[float, float]
-    floor: int | None = None
-    facing: float | None = None
 
 
 def allowance(profile: Any) -> float:
@@ -58,29 +49,6 @@ def difficult_dice(profile: Any) -> int:
     if profile.type == "monstrous creature" or profile.has("move through cover"):
         return 3
     return 2
-
-
-def parse_destinations(board: Board, unit: str, params: dict[str, Any]) -> dict[str, Dest]:
-    """{model: Dest} from an action's `to: {model: [x, y] | {at, floor, facing}}` or
-    `by: [dx, dy]` (every model of the unit); raises ValueError on bad input."""
-    models = board.unit_models(unit)
-    out: dict[str, Dest] = {}
-    if "by" in params:
-        dx, dy = (float(v) for v in params["by"])
-        for m in models:
-            c = board.outline(m).center
-            out[m] = Dest((c[0] + dx, c[1] + dy), board.floor_of(m))
-    for key, value in (params.get("to") or {}).items():
-        if key not in models:
-            raise ValueError(f"{key!r} is not a model of {unit} on the table")
-        if isinstance(value, dict):
-            at = value.get("at", board.outline(key).center)
-            out[key] = Dest((float(at[0]), float(at[1])), value.get("floor"), value.get("facing"))
-        else:
-            out[key] = Dest((float(value[0]), float(value[1])), None)
-    if not out:
-        raise ValueError("a move needs 'to: {model: [x, y]}' or 'by: [dx, dy]'")
-    return out
 
 
 def outline_at(board: Board, model: str, dest: Dest) -> Outline:

@@ -1,0 +1,5 @@
+"""Age of Sigmar 2nd edition on the shared rules core (digest: shared/rules/aos2.md)."""
+
+from .ruleset import AOS2
+
+__all__ = ["AOS2"]

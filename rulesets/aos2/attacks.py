@@ -1,0 +1,259 @@
+"""AoS 2nd attacks (aos2 §4, §8, §9): which models may attack a unit with which weapons, the
+exact odds of each attack, rolling them out and allocating wounds.
+
+Missile: the attacking model must see the target unit and have it in range (closest model,
+3D base to base), unless the whole unit is within the weapon's minimum range; a unit within 3"
+of enemies may only shoot at those (VIS-6). Melee: range only, no sight (§4.1 quote 4). A
+garrison is seen and measured through its feature (§5.3: -1 to hit, counts as in cover).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rulesets.core.ruling import Cover
+from rulesets.core.state import ReportHead
+
+from . import cover, rules, sight
+from .warscroll import Warscroll, Weapon
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+    from rulesets.core.dice import Roller
+
+RULE_TARGET = "aos2 §4.2 VIS-1"
+RULE_ENGAGED = "aos2 §4.2 VIS-6"
+RULE_MELEE = "aos2 §9"
+RULE_ALLOCATE = "aos2 §8.5"
+
+
+@dataclass
+class Context:
+    missile: bool = True
+    combat_after_charge: bool = False  # the target charged this turn (combat phase)
+    garrisons: dict[str, str] = field(default_factory=dict)  # unit -> feature
+    mystic_shield: bool = False
+    samples: int = sight.SAMPLES
+
+
+@dataclass
+class AttackLine:
+    model: str
+    weapon: Weapon
+    can_fire: bool = False
+    reason: str = ""
+    sees: list[str] = field(default_factory=list)
+    in_range: bool = False
+    distance: float | None = None
+    need_hit: int = 7
+    need_wound: int = 7
+    need_save: int | None = None
+    p_hit: Fraction = Fraction(0)
+    p_wound: Fraction = Fraction(0)
+    p_unsaved: Fraction = Fraction(0)
+    cover: Cover = field(default_factory=Cover.none)
+
+    @property
+    def expected_damage(self) -> Fraction:
+        w = self.weapon
+        return (w.attacks_dist().mean() * self.p_hit * self.p_wound * self.p_unsaved
+                * w.damage_dist().mean())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "weapon": self.weapon.name, "can_fire": self.can_fire,
+                "reason": self.reason, "sees": list(self.sees), "in_range": self.in_range,
+                "distance": None if self.distance is None else round(self.distance, 3),
+                "shots": self.weapon.attacks, "need_hit": self.need_hit,
+                "need_wound": self.need_wound, "need_save": self.need_save,
+                "p_hit": float(self.p_hit), "p_wound": float(self.p_wound),
+                "p_unsaved": float(self.p_unsaved), "cover": self.cover.to_dict()}
+
+
+@dataclass
+class Report(ReportHead):
+    firers: list[AttackLine]
+    targets: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def expected_damage(self) -> Fraction:
+        return sum((f.expected_damage for f in self.firing), Fraction(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"unit": self.unit, "target": self.target, "eligible": self.eligible,
+                "reason": self.reason, "rule": self.rule,
+                "firers": [f.to_dict() for f in self.firers], "targets": self.targets,
+                "expected_unsaved": float(self.expected_damage),
+                "expected_damage": float(self.expected_damage)}
+
+
+def models_of(board: Board, unit: str) -> list[str]:
+    """Living models, on the table or inside a garrisoned feature."""
+    return board.unit_models(unit, alive=True, on_table=False)
+
+
+def engaged_with(board: Board, unit: str, garrisons: dict[str, str]) -> list[str]:
+    """Enemy units within 3" of the unit (VIS-6)."""
+    if unit in garrisons or not board.unit_models(unit):
+        return []
+    player = board.unit_player(unit)
+    return [e for e in board.enemies_of(player) if board.unit_models(e) and
+            board.unit_gap(unit, e, "3d") <= rules.ENGAGE + 1e-9]
+
+
+def look_out_sir(board: Board, target: str) -> bool:
+    models = board.unit_models(target)
+    if not models:
+        return False
+    p: Warscroll = board.profile(models[0])
+    player = board.unit_player(target)
+    for other in board.units_of(player):
+        n = len(board.unit_models(other))
+        if other != target and n >= 3 and rules.look_out_sir(
+                p.has("hero"), p.has("monster"), n, board.unit_gap(target, other, "3d")):
+            return True
+    return False
+
+
+def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) -> Report:
+    """Every model of `unit` attacking `target` with its missile (or melee) weapons."""
+    ctx = ctx or Context()
+    attackers, targets = models_of(board, unit), models_of(board, target)
+    rule = RULE_TARGET if ctx.missile else RULE_MELEE
+    if not attackers or not targets:
+        return Report(unit, target, False, "a unit has no models", rule, [])
+    if board.unit_player(unit) == board.unit_player(target):
+        return Report(unit, target, False, "only enemy units may be attacked (aos2 §8.2)",
+                      rule, [])
+    near = engaged_with(board, unit, ctx.garrisons)
+    if ctx.missile and near and target not in near:
+        return Report(unit, target, False, f"{unit} is within 3\" of {', '.join(near)}: it may "
+                      "only shoot at units within 3\"", RULE_ENGAGED, [])
+    t_garrison = ctx.garrisons.get(target)
+    seen = _seen(board, unit, attackers, targets, ctx) if ctx.missile else {}
+    t_prof: Warscroll = board.profile(targets[0])
+    hit_mod = -int(ctx.missile and (look_out_sir(board, target) or t_garrison is not None))
+    report = Report(unit, target, False, "", rule, [])
+    for a in attackers:
+        prof: Warscroll = board.profile(a)
+        for w in (prof.missile() if ctx.missile else prof.melee()):
+            line = AttackLine(a, w, sees=seen.get(a, []))
+            report.firers.append(line)
+            _judge(board, line, unit, target, targets, ctx, t_prof, hit_mod)
+    report.eligible = bool(report.firing)
+    if not report.eligible:
+        why = [f.reason for f in report.firers if f.reason]
+        report.reason = why[0] if why else f"{unit} has no {'missile' if ctx.missile else 'melee'}"\
+            " weapons"
+    fr = sight.fractions(board, attackers, targets, ctx.samples) if ctx.missile and not \
+        t_garrison and unit not in ctx.garrisons else {}
+    for t in targets:
+        lines = [f for f in report.firing if t in f.sees or not ctx.missile]
+        report.targets.append({
+            "model": t, "visible": any(t in f.sees for f in report.firers) or not ctx.missile,
+            "visible_fraction": round(max((fr.get((a, t), 0.0) for a in attackers),
+                                          default=0.0), 4),
+            "cover": (lines[0].cover if lines else Cover.none()).to_dict(),
+            "p_hit": float(lines[0].p_hit) if lines else 0.0,
+            "p_wound": float(lines[0].p_wound) if lines else 0.0,
+            "p_unsaved": float(lines[0].p_unsaved) if lines else 0.0})
+    return report
+
+
+def _seen(board: Board, unit: str, attackers: list[str], targets: list[str],
+          ctx: Context) -> dict[str, list[str]]:
+    """Which target models each attacker sees (garrisons through their feature)."""
+    t_piece, a_piece = ctx.garrisons.get(board.unit_of(targets[0])), ctx.garrisons.get(unit)
+    if t_piece:
+        return {a: list(targets) if a_piece or sight.sees_feature(board, a, t_piece) else []
+                for a in attackers}
+    if a_piece:
+        return {a: list(targets) for a in attackers}
+    vis = sight.visible_models(board, attackers, targets, ctx.samples)
+    return {a: sorted(vis[a]) for a in attackers}
+
+
+def _distance(board: Board, a: str, targets: list[str], ctx: Context) -> float:
+    t_piece = ctx.garrisons.get(board.unit_of(targets[0]))
+    a_piece = ctx.garrisons.get(board.unit_of(a))
+    if t_piece and a_piece:
+        return 0.0
+    if t_piece:
+        return cover.feature_gap(board, a, t_piece)
+    if a_piece:
+        return min(cover.feature_gap(board, t, a_piece) for t in targets)
+    return sight.closest(board, a, targets)[1]
+
+
+def _judge(board: Board, line: AttackLine, unit: str, target: str, targets: list[str],
+           ctx: Context, t_prof: Warscroll, hit_mod: int) -> None:
+    w = line.weapon
+    if ctx.missile and not line.sees:
+        line.reason = f"{line.model} cannot see {target} ({sight.RULE_SEE})"
+        return
+    line.distance = _distance(board, line.model, targets, ctx)
+    line.in_range = line.distance <= w.range + 1e-9
+    if not line.in_range:
+        line.reason = f"{target} is {line.distance:.2f}\" from {line.model}; {w.name} range " \
+            f"{w.range:g}\""
+        return
+    if w.min_range and all(sight.closest(board, t, [line.model])[1] < w.min_range
+                           for t in targets):
+        line.reason = f"{target} is wholly within {w.name}'s minimum range {w.min_range:g}\""
+        return
+    line.cover = cover.save_bonus(board, line.model, target, missile=ctx.missile,
+                                  combat_after_charge=ctx.combat_after_charge,
+                                  garrisoned=target in ctx.garrisons)
+    line.need_hit = rules.roll_need(w.to_hit, hit_mod)
+    line.need_wound = rules.roll_need(w.to_wound)
+    line.need_save = rules.save_need(t_prof.save, w.rend, line.cover.value or 0)
+    line.p_hit, line.p_wound = rules.p_need(line.need_hit), rules.p_need(line.need_wound)
+    p_save = rules.p_need(line.need_save)
+    if ctx.mystic_shield:
+        p_save += Fraction(1, 6) * p_save
+    line.p_unsaved = 1 - p_save
+    line.can_fire = True
+
+
+def roll(board: Board, report: Report, roller: Roller,
+         mystic_shield: bool = False) -> dict[str, Any]:
+    """Roll every attack of the report: hits, wounds, saves, damage (aos2 §8.3)."""
+    out: dict[str, Any] = {"attacks": 0, "hits": 0, "wounds": 0, "unsaved": 0, "damage": 0,
+                           "lines": []}
+    groups: dict[tuple, list[AttackLine]] = {}
+    for ln in report.firing:
+        groups.setdefault((ln.weapon.name, ln.need_hit, ln.need_wound, ln.need_save), []).append(ln)
+    for (name, nh, nw, ns), lines in groups.items():
+        w = lines[0].weapon
+        attacks = sum(_value(roller, w.attacks, f"{name} attacks") for _ in lines)
+        why = f"{report.unit} {name} x{attacks}"
+        hits = sum(1 for d in roller.d6(attacks, f"{why}: hit {nh}+") if d >= nh)
+        wounds = sum(1 for d in roller.d6(hits, f"{why}: wound {nw}+") if d >= nw) if hits else 0
+        saved = 0
+        if ns is not None and wounds:
+            dice = roller.d6(wounds, f"{report.target} saves {ns}+")
+            if mystic_shield and 1 in dice:
+                again = roller.d6(dice.count(1), "Mystic Shield: re-roll save rolls of 1")
+                dice = [d for d in dice if d != 1] + again
+            saved = sum(1 for d in dice if d >= ns)
+        unsaved = wounds - saved
+        damage = sum(_value(roller, w.damage, f"{name} damage") for _ in range(unsaved))
+        for k, v in (("attacks", attacks), ("hits", hits), ("wounds", wounds),
+                     ("unsaved", unsaved), ("damage", damage)):
+            out[k] += v
+        out["lines"].append({"weapon": name, "attacks": attacks, "hits": hits,
+                             "wounds": wounds, "unsaved": unsaved, "damage": damage})
+    return out
+
+
+def _value(roller: Roller, value: Any, why: str) -> int:
+    if isinstance(value, int) or str(value).isdigit():
+        return int(value)
+    text = str(value).upper()
+    plus = int(text.split("+")[1]) if "+" in text else 0
+    text = text.split("+")[0]
+    if text == "D3":
+        return roller.d3(why) + plus
+    n = int(text[0]) if text[0].isdigit() else 1
+    return roller.total(n, why) + plus

@@ -1,0 +1,143 @@
+"""AoS 2nd cover and scenery (aos2 §5, §6): +1 save when every model is wholly on or within a
+terrain feature, obstacles against missile attacks, garrisons; the scenery table.
+
+"Wholly on or within" is the whole base outline inside the feature's footprint (standing on a
+floor counts as on it); each model may use a different feature (§15 #4). A piece with
+`cover: 0` (or false) is never a feature for cover. Cover is one +1 whatever gives it (A-30).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from geometry.plan import distance_to_edges, point_in_polygon
+from rulesets.core.measure import Outline
+from rulesets.core.ruling import Cover
+
+from . import rules
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+
+RULE_TERRAIN = "aos2 §5.1"
+RULE_OBSTACLE = "aos2 §5.2"
+RULE_GARRISON = "aos2 §5.3"
+RULE_SCENERY = "aos2 §6.2"
+OBSTACLE_REACH = 1.0
+SCENERY_REACH = 1.0
+SCENERY_TABLE = ("damned", "arcane", "inspiring", "deadly", "mystical", "sinister")
+
+
+def footprint(board: Board, piece: str) -> np.ndarray:
+    return np.asarray(board.world.terrain[piece].geometry.footprint, float)
+
+
+def gives_cover(entry: Any) -> bool:
+    value = entry.data.get("cover", True)
+    return value not in (0, False, "none") and len(entry.geometry.footprint) >= 3
+
+
+def wholly_within(outline: Outline, foot: np.ndarray) -> bool:
+    return bool(point_in_polygon(outline.polygon(48), foot).all())
+
+
+def gap_to_piece(outline: Outline, foot: np.ndarray) -> float:
+    pts = outline.polygon(48)
+    if point_in_polygon(pts, foot).any() or point_in_polygon(foot, pts).any():
+        return 0.0
+    return float(distance_to_edges(pts, foot).min())
+
+
+def feature_of(board: Board, model: str) -> str | None:
+    """A feature the model is wholly on or within (None if none)."""
+    o = board.outline(model)
+    for entry in board.world.terrain.values():
+        if gives_cover(entry) and wholly_within(o, np.asarray(entry.geometry.footprint)):
+            return entry.id
+    return None
+
+
+def excluded(board: Board, unit: str) -> bool:
+    return any(rules.cover_excluded(board.profile(m).keywords, board.profile(m).wounds)
+               for m in board.unit_models(unit, on_table=False))
+
+
+def terrain_cover(board: Board, unit: str, *, combat_after_charge: bool = False) -> Cover:
+    """+1 save if every model is wholly on or within a feature (§5.1), except in the combat
+    phase of a turn the unit charged, and never with a big MONSTER / WAR MACHINE."""
+    models = board.unit_models(unit)
+    if not models:
+        return Cover.none(RULE_TERRAIN)
+    if excluded(board, unit):
+        return Cover.none(RULE_TERRAIN, note="a MONSTER or WAR MACHINE with Wounds over 8")
+    pieces = [feature_of(board, m) for m in models]
+    if any(p is None for p in pieces):
+        out = [m for m, p in zip(models, pieces, strict=True) if p is None]
+        return Cover.none(RULE_TERRAIN, note=f"not wholly on or within a feature: {out}")
+    if combat_after_charge:
+        return Cover.none(RULE_TERRAIN, note="it charged this turn: no cover in this combat")
+    return Cover(True, 1, effect="save_mod", kind="terrain", source=pieces[0],
+                 rule=RULE_TERRAIN, notes=[f"features: {sorted(set(pieces))}"])
+
+
+def obstacle_cover(board: Board, attacker: str, unit: str) -> Cover:
+    """Missile attacks: every target model within 1" of an obstacle that the attacking model
+    is closer to than to the target unit (§5.2, per attacking model)."""
+    models = board.unit_models(unit)
+    if not models or excluded(board, unit):
+        return Cover.none(RULE_OBSTACLE)
+    a = board.outline(attacker)
+    to_target = min(gap_to_piece(a, board.outline(m).polygon(48)) for m in models)
+    for entry in board.world.terrain.values():
+        if not entry.data.get("obstacle") or len(entry.geometry.footprint) < 3:
+            continue
+        foot = np.asarray(entry.geometry.footprint, float)
+        near = all(gap_to_piece(board.outline(m), foot) <= OBSTACLE_REACH + 1e-9
+                   for m in models)
+        if near and gap_to_piece(a, foot) < to_target - 1e-9:
+            return Cover(True, 1, effect="save_mod", kind="obstacle", source=entry.id,
+                         rule=RULE_OBSTACLE, firer=attacker)
+    return Cover.none(RULE_OBSTACLE)
+
+
+def save_bonus(board: Board, attacker: str | None, unit: str, *, missile: bool,
+               combat_after_charge: bool = False, garrisoned: bool = False) -> Cover:
+    """The one +1 a unit may have against this attack (terrain, obstacle or garrison)."""
+    if garrisoned:
+        return Cover(True, 1, effect="save_mod", kind="garrison", rule=RULE_GARRISON)
+    terrain = terrain_cover(board, unit, combat_after_charge=combat_after_charge)
+    if terrain.in_cover or not missile or attacker is None:
+        return terrain
+    obstacle = obstacle_cover(board, attacker, unit)
+    return obstacle if obstacle.in_cover else terrain
+
+
+def scenery_near(board: Board, model: str, rule: str) -> str | None:
+    """A feature with this scenery rule within 1" of the model (aos2 §6.2)."""
+    o = board.outline(model)
+    for entry in board.world.terrain.values():
+        if str(entry.data.get("scenery", "")).lower() == rule and \
+                len(entry.geometry.footprint) >= 3 and \
+                gap_to_piece(o, np.asarray(entry.geometry.footprint)) <= SCENERY_REACH + 1e-9:
+            return entry.id
+    return None
+
+
+def unit_near_scenery(board: Board, unit: str, rule: str) -> str | None:
+    for m in board.unit_models(unit):
+        found = scenery_near(board, m, rule)
+        if found:
+            return found
+    return None
+
+
+def bravery_modifier(board: Board, unit: str) -> int:
+    """Inspiring +1, Sinister -1 within 1" (aos2 §6.2)."""
+    return int(bool(unit_near_scenery(board, unit, "inspiring"))) - \
+        int(bool(unit_near_scenery(board, unit, "sinister")))
+
+
+def feature_gap(board: Board, model: str, piece: str) -> float:
+    return gap_to_piece(board.outline(model), footprint(board, piece))

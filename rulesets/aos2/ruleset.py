@@ -1,0 +1,98 @@
+"""The Age of Sigmar 2nd edition ruleset: phases, warscrolls, true sight and the hooks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulesets.core.ruleset import Phase, Step, register
+from rulesets.core.ruling import Cover
+from rulesets.core.state import HookedRuleset
+
+from . import actions, attacks, cover, sight
+from .warscroll import Warscroll, parse_warscroll
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+    from scenes.model import ModelSpec
+
+PHASES = (
+    Phase("hero", (
+        Step("hero", ("cast", "unbind"),
+             "gain 1 CP; wizards cast (2D6 >= casting value); an enemy wizard within 30\" may "
+             "unbind (2D6 > the casting roll)", actor="both"),
+    ), "aos2 §2.3", ""),
+    Phase("movement", (
+        Step("move", ("move", "garrison", "leave_garrison"),
+             "normal move (never within 3\" of enemies), run (+D6), retreat; coherency 1\"/6\""),
+    ), "aos2 §7", ""),
+    Phase("shooting", (
+        Step("shoot", ("shoot",), "true sight from any part of the model; within 3\" of enemies "
+             "shoot only at them"),
+    ), "aos2 §8.1", ""),
+    Phase("charge", (
+        Step("charge", ("charge",), "2D6 from within 12\"; the first model ends within 1/2\""),
+    ), "aos2 §7.3", ""),
+    Phase("combat", (
+        Step("fight", ("fight",), "players alternate picking units: pile in 3\", then attack",
+             actor="both"),
+    ), "aos2 §9", "eligible units that did not fight fight at the end"),
+    Phase("battleshock", (
+        Step("start", ("inspiring_presence",), "Inspiring Presence (1 CP)"),
+        Step("test", ("battleshock",), "D6 + slain against Bravery (+1 per 10 models)",
+             actor="both"),
+    ), "aos2 §11.1", "untested units test at the end of the phase"),
+)
+
+
+@register
+class AOS2(HookedRuleset):
+    """Warhammer Age of Sigmar 2nd edition (digest: ../shared/rules/aos2.md)."""
+
+    id = "aos2"
+    name = "Warhammer Age of Sigmar 2nd edition"
+    digest = "aos2.md"
+    measure_mode = "3d"
+    phases = PHASES
+    game_turns = 5
+    hooks = actions
+
+    def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Warscroll:
+        return parse_warscroll(raw, spec.extra)
+
+    def starting_wounds(self, profile: Warscroll) -> int:
+        return int(profile.wounds)
+
+    def is_vehicle(self, profile: Warscroll) -> bool:
+        return False
+
+    def skip_models(self, board: Board, firers: list[str], target: str) -> tuple[str, ...]:
+        """The attacker's own unit is transparent (aos2 §4.1 quote 2)."""
+        return tuple(m for m in board.unit_models(board.unit_of(firers[0])) if m not in firers) \
+            if firers else ()
+
+    def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
+        return cover.save_bonus(board, firers[0] if firers else None, board.unit_of(target),
+                                missile=bool(context.get("missile", True)))
+
+    def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
+                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+        ctx = attacks.Context(samples=max(16, min(samples, 120)))
+        report = attacks.analyse(board, unit, target, ctx)
+        if weapon:
+            report.firers = [f for f in report.firers if f.weapon.name == weapon]
+        return report.to_dict()
+
+    def los_report(self, world_or_board: Any, observer: str, target: str,
+                   scene: Any = None) -> dict[str, Any]:
+        """Extra `los` keys: true sight from any part of the observer, its own unit
+        transparent; `target` may be a model or a unit."""
+        board = self.board_of(world_or_board, scene)
+        models = board.unit_models(target) if board.has_unit(target) and target not in \
+            board.models else [target]
+        seen = sight.visible_models(board, [observer], models, 60)[observer]
+        same = board.unit_of(observer) == board.unit_of(models[0])
+        return {"visible_by_rule": bool(seen) and not same, "rule": sight.RULE_SEE,
+                "reason": ("own unit" if same else
+                           f"sees {len(seen)} of {len(models)} model(s) from some part of "
+                           f"{observer}" if seen else f"no part of {observer} sees {target}"),
+                "models_seen": sorted(seen), "own_unit_transparent": sight.RULE_OWN_UNIT}

@@ -1,0 +1,5 @@
+"""Warhammer Fantasy Battle 6th edition on the shared rules core (digest: shared/rules/whfb6.md)."""
+
+from .ruleset import WHFB6
+
+__all__ = ["WHFB6"]

@@ -1,0 +1,96 @@
+"""The Warhammer Fantasy Battle 6th edition ruleset: phases, profiles, sight and the hooks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulesets.core.ruleset import Phase, Step, register
+from rulesets.core.ruling import Cover
+from rulesets.core.state import HookedRuleset
+
+from . import actions, shooting, sight
+from .profile import Profile, parse_profile
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+    from scenes.model import ModelSpec
+
+
+PHASES = (
+    Phase("start", (
+        Step("psychology", (), "stupidity tests; panic for units near fleeing friends"),
+    ), "whfb6 §2", "start of turn: psychology tests run by themselves"),
+    Phase("movement", (
+        Step("declare", ("charge", "react"),
+             "declare charges; the charged player answers: hold, stand_and_shoot or flee",
+             actor="both"),
+        Step("rally", ("rally",), "fleeing units test to rally (2D6 <= Ld)"),
+        Step("compulsory", (), "fleeing units that did not rally flee (2D6 or 3D6)"),
+        Step("chargers", ("charge_move",), "chargers move 2 x M with one wheel, or fail"),
+        Step("remaining", ("move", "march", "reform"),
+             "other units move M, wheel, reform, or march 2 x M (no enemy within 8\")"),
+    ), "whfb6 §2", "2-1 to 2-5"),
+    Phase("magic", (
+        Step("cast", ("cast", "dispel"), "cast with power dice; the opponent may dispel",
+             actor="both"),
+    ), "whfb6 §10", "power and dispel dice are generated at the start"),
+    Phase("shooting", (
+        Step("shoot", ("shoot",), "front rank (two on a hill) shoots; panic at over 1/4 lost"),
+    ), "whfb6 §8", ""),
+    Phase("close_combat", (
+        Step("fight", ("fight",),
+             "per combat: strike order, WS chart, results, break tests, flee and pursue",
+             actor="both"),
+    ), "whfb6 §9", "unfought combats are fought at the end of the phase"),
+)
+
+
+@register
+class WHFB6(HookedRuleset):
+    """Warhammer Fantasy Battle 6th edition (digest: ../shared/rules/whfb6.md)."""
+
+    id = "whfb6"
+    name = "Warhammer Fantasy Battle 6th edition"
+    digest = "whfb6.md"
+    measure_mode = "plan"
+    phases = PHASES
+    game_turns = 6
+    hooks = actions
+
+    # ---- profiles ---------------------------------------------------------------------------
+
+    def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
+        return parse_profile(raw, spec.extra.get("role"))
+
+    def starting_wounds(self, profile: Profile) -> int:
+        return int(profile.stat("W", 1) or 1)
+
+    # ---- sight ------------------------------------------------------------------------------
+
+    def skip_models(self, board: Board, firers: list[str], target: str) -> tuple[str, ...]:
+        return sight.skips(board, firers[0], target) if firers else ()
+
+    def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
+        report = shooting.analyse(board, board.unit_of(firers[0]), board.unit_of(target),
+                                  shooting.ShotContext(**context))
+        return report.cover
+
+    def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
+                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+        files = (board.scene.unit(unit) or {}).get("formation", {}).get("files")
+        ctx = shooting.ShotContext(weapon=weapon, moved=moved, files=files,
+                                   samples=max(16, min(samples, 240)))
+        return shooting.analyse(board, unit, target, ctx).to_dict()
+
+    def los_report(self, world_or_board: Any, observer: str, target: str,
+                   scene: Any = None) -> dict[str, Any]:
+        """Extra `los` keys: the binary WHFB verdict (arc, terrain, troops, obstacles, woods)
+        and the cover it gives; pass a Board, or a World with its `scene`."""
+        board = self.board_of(world_or_board, scene)
+        line = sight.look(board, [(observer, target)], 160)[(observer, target)]
+        cover = {0: None, 1: "soft (-1 to hit)", 2: "hard (-2 to hit)"}[line.cover]
+        return {"visible_by_rule": line.visible, "rule": line.rule,
+                "reason": line.reason or "in the arc and not blocked",
+                "in_arc": line.in_arc, "rule_fraction": round(line.rule_fraction, 4),
+                "cover": cover, "cover_source": line.cover_source,
+                "cover_rule": sight.RULE_COVER if line.cover else None}

@@ -1,0 +1,247 @@
+"""WHFB 6th line of sight (whfb6 §4): a yes/no answer, with the visible fraction as information.
+
+A firer sees a target model when the target is inside its 90-degree front arc (fast cavalry
+360, §4.2 LV-2) and at least one sampled line from its eye to the target's silhouette passes
+the rules: no solid terrain on it (hills, buildings; woods and obstacles are judged below),
+no other unit's base crossed in plan (troops block whatever their height, LV-1; the firer's own
+unit and the target's unit-mates never do, LV-6), no obstacle crossed unless the target or the
+firer is directly behind it (within `OBSTACLE_ADJACENT`, LV-3), and at most `WOODS_DEPTH` of
+woods crossed (LV-4). The physical visible fraction (models blocking as meshes) is reported
+beside the verdict. Cover (§5.1) is the worst piece that the rule-passing lines cross or that
+the target stands in, on at least half of those lines: soft -1, hard -2 to hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from geometry.visibility import SightQuery, visibility_many
+from rulesets.core.lines import length_inside, segments_cross_ellipses
+from rulesets.core.measure import Outline, in_arc, plan_gap
+
+if TYPE_CHECKING:
+    from rulesets.core.board import Board
+
+RULE_LOS = "whfb6 §4.2"
+RULE_ARC = "whfb6 §4.2 LV-2"
+RULE_OBSTACLE = "whfb6 §4.2 LV-3"
+RULE_WOODS = "whfb6 §4.2 LV-4"
+RULE_COVER = "whfb6 §5.1"
+FRONT_ARC = 90.0
+OBSTACLE_ADJACENT = 1.0
+WOODS_DEPTH = 2.0
+DEFAULT_SAMPLES = 96
+SOFT_KINDS = {"woods", "forest", "hedge", "fence", "railing", "high grass", "bushes"}
+HARD_KINDS = {"wall", "building", "ruin", "box", "rocks", "rubble", "palisade", "trench"}
+
+
+@dataclass
+class Line:
+    """What one firer model makes of one target model."""
+
+    firer: str
+    target: str
+    in_arc: bool
+    visible: bool = False
+    visible_fraction: float = 0.0  # physical (meshes), for information
+    rule_fraction: float = 0.0  # share of sampled lines that pass the rules
+    cover: int = 0  # 0 none, 1 soft, 2 hard
+    cover_source: str | None = None
+    reason: str = ""
+    rule: str = RULE_LOS
+    blockers: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"firer": self.firer, "target": self.target, "in_arc": self.in_arc,
+                "visible": self.visible, "visible_fraction": round(self.visible_fraction, 4),
+                "rule_fraction": round(self.rule_fraction, 4), "cover": self.cover,
+                "cover_source": self.cover_source, "reason": self.reason, "rule": self.rule}
+
+
+def cover_class(entry: Any) -> int:
+    """0 none, 1 soft, 2 hard for a terrain piece: its `cover:` key, else its kind (§5.1)."""
+    value = entry.data.get("cover")
+    if isinstance(value, str):
+        return {"soft": 1, "hard": 2}.get(value.lower(), 0)
+    kind = str(entry.data.get("kind", entry.kind)).lower()
+    if kind in SOFT_KINDS or entry.kind == "forest":
+        return 1
+    return 2 if kind in HARD_KINDS else 0
+
+
+def is_woods(entry: Any) -> bool:
+    return entry.kind == "forest" or str(entry.data.get("kind", "")).lower() == "woods"
+
+
+def is_obstacle(entry: Any) -> bool:
+    return bool(entry.data.get("obstacle"))
+
+
+def arc_of(board: Board, model: str) -> float:
+    """90 degrees, 360 for fast cavalry (LV-2)."""
+    return 360.0 if board.profile(model).fast_cavalry else FRONT_ARC
+
+
+def sees_in_arc(board: Board, firer: str, target: str) -> bool:
+    o = board.outline(firer)
+    return in_arc(o.center, o.facing, arc_of(board, firer), board.outline(target).center)
+
+
+def near_piece(outline: Outline, footprint: np.ndarray, within: float) -> bool:
+    from geometry.plan import distance_to_edges, point_in_polygon
+
+    pts = outline.polygon(32)
+    if point_in_polygon(pts, footprint).any():
+        return True
+    return bool(distance_to_edges(pts, footprint).min() <= within + 1e-9)
+
+
+def look(board: Board, pairs: list[tuple[str, str]], samples: int = DEFAULT_SAMPLES,
+         all_round: bool = False) -> dict[tuple[str, str], Line]:
+    """Rule line of sight for each (firer, target) pair, in one batch of ray casts
+    (`all_round`: no arc, e.g. skirmishers declaring a charge, whfb6 §3)."""
+    out: dict[tuple[str, str], Line] = {}
+    todo = []
+    for f, t in pairs:
+        line = Line(f, t, all_round or sees_in_arc(board, f, t))
+        out[(f, t)] = line
+        if line.in_arc:
+            todo.append((f, t))
+        else:
+            line.reason, line.rule = f"{t} is outside {f}'s {arc_of(board, f):g} degree arc", \
+                RULE_ARC
+    if not todo:
+        return out
+    queries = [SightQuery(f, t, skip=skips(board, f, t), samples=samples) for f, t in todo]
+    results = visibility_many(board.world, queries)
+    _judge_all(board, [out[p] for p in todo], results)
+    return out
+
+
+def skips(board: Board, firer: str, target: str) -> tuple[str, ...]:
+    units = {board.unit_of(firer), board.unit_of(target)}
+    return tuple(m for m in board.world.models if m in board.models and board.unit_of(m) in units)
+
+
+def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
+    """Apply the rules to every sampled line of every pair at once."""
+    world = board.world
+    starts, ends, idx = [], [], []
+    for i, (line, vis) in enumerate(zip(lines, results, strict=True)):
+        line.visible_fraction = vis.visible_fraction
+        pts = np.asarray(vis.points, float)
+        if not len(pts):
+            line.reason = "no sample line meets the target"
+            continue
+        eye = np.repeat(np.asarray(vis.eye, float)[None], len(pts), axis=0)
+        back = (pts - eye) * (1e-3 / np.maximum(np.linalg.norm(pts - eye, axis=1), 1e-9))[:, None]
+        starts.append(eye)
+        ends.append(pts - back)
+        idx.append(np.full(len(pts), i))
+    if not starts:
+        return
+    s, e, idx = np.concatenate(starts), np.concatenate(ends), np.concatenate(idx)
+    special = {t.id for t in world.terrain.values() if is_woods(t) or is_obstacle(t)}
+    solid = world.first_terrain(s, e, special)
+    ok = np.array([x is None for x in solid])
+    why: list[dict[str, float]] = [{} for _ in lines]
+    for k, x in enumerate(solid):
+        if x is not None:
+            why[idx[k]][x] = why[idx[k]].get(x, 0) + 1
+    covers: dict[str, np.ndarray] = {}
+    for entry in world.terrain.values():
+        foot = np.asarray(entry.geometry.footprint, float)
+        if len(foot) < 3 or not (is_woods(entry) or is_obstacle(entry) or cover_class(entry)):
+            continue
+        inside = length_inside(s, e, foot)
+        crossed = inside > 1e-6
+        blocked = np.zeros(len(s), dtype=bool)
+        if is_woods(entry):
+            blocked = inside > WOODS_DEPTH + 1e-6
+        elif is_obstacle(entry) and crossed.any():
+            behind = np.array([i in set(idx[crossed]) and (
+                near_piece(board.outline(ln.target), foot, OBSTACLE_ADJACENT)
+                or near_piece(board.outline(ln.firer), foot, OBSTACLE_ADJACENT))
+                for i, ln in enumerate(lines)], dtype=bool)
+            blocked = crossed & ~behind[idx]
+        for k in np.flatnonzero(blocked & ok):
+            why[idx[k]][entry.id] = why[idx[k]].get(entry.id, 0) + 1
+        ok &= ~blocked
+        if cover_class(entry):
+            centre_in = np.array([_centre_in(board.outline(ln.target), foot) for ln in lines])
+            covers[entry.id] = crossed | centre_in[idx]
+    ok &= ~_troops(board, lines, s, e, idx, why, ok)
+    for i, line in enumerate(lines):
+        mine = idx == i
+        if not mine.any():
+            continue
+        good = ok[mine]
+        line.rule_fraction = float(good.mean())
+        line.visible = bool(good.any())
+        line.blockers = {k: v / len(good) for k, v in why[i].items()}
+        if not line.visible:
+            _explain(world, line, why[i])
+            continue
+        for pid, mask in covers.items():
+            hit = mask[mine] & good
+            value = cover_class(world.terrain[pid])
+            if hit.sum() * 2 >= good.sum() and value > line.cover:
+                line.cover, line.cover_source = value, pid
+
+
+def _explain(world: Any, line: Line, why: dict[str, float]) -> None:
+    top = max(why, key=why.get) if why else "nothing"
+    line.reason = f"every line from {line.firer} to {line.target} is blocked ({top})"
+    entry = world.terrain.get(top)
+    line.rule = RULE_WOODS if entry is not None and is_woods(entry) else \
+        RULE_OBSTACLE if entry is not None and is_obstacle(entry) else RULE_LOS
+
+
+def _centre_in(outline: Outline, foot: np.ndarray) -> bool:
+    from geometry.plan import point_in_polygon
+
+    return bool(point_in_polygon(np.asarray([outline.center]), foot)[0])
+
+
+def _troops(board: Board, lines: list[Line], starts: np.ndarray, ends: np.ndarray,
+            idx: np.ndarray, why: list[dict[str, float]], ok: np.ndarray) -> np.ndarray:
+    """(n,) lines crossing the base of a model of a third unit (LV-1, LV-6)."""
+    others = [m for m in board.world.models if m in board.models]
+    if not others:
+        return np.zeros(len(starts), dtype=bool)
+    outs = [board.outline(m) for m in others]
+    units = [board.unit_of(m) for m in others]
+    names = sorted(set(units))
+    code = np.array([names.index(u) for u in units])
+    firer_u = np.array([names.index(board.unit_of(ln.firer)) for ln in lines])[idx]
+    target_u = np.array([names.index(board.unit_of(ln.target)) for ln in lines])[idx]
+    hit = segments_cross_ellipses(
+        starts, ends, np.array([o.center for o in outs]), np.array([o.radii for o in outs]),
+        np.array([o.facing for o in outs]))
+    hit &= (code[None, :] != firer_u[:, None]) & (code[None, :] != target_u[:, None])
+    blocked = hit.any(axis=1)
+    for k in np.flatnonzero(blocked & ok):
+        unit = units[int(np.argmax(hit[k]))]
+        why[idx[k]][unit] = why[idx[k]].get(unit, 0) + 1
+    return blocked
+
+
+def unit_sees(board: Board, viewers: list[str], target_unit: str, samples: int = 48,
+              all_round: bool = False) -> bool:
+    """Whether any viewer sees any model of the target unit (charges, LV-1/LV-2)."""
+    targets = board.unit_models(target_unit)
+    pairs = [(v, t) for v in viewers for t in targets]
+    return any(line.visible for line in look(board, pairs, samples, all_round).values())
+
+
+def gap(board: Board, a: str, b: str) -> float:
+    """Base-to-base distance in plan between two models, bases as squares (whfb6 §3)."""
+    return plan_gap(square(board.outline(a)), square(board.outline(b)))
+
+
+def square(o: Outline) -> Outline:
+    along, across = o.radii
+    return Outline(o.center, o.z, o.height, (along, across), o.facing, True)
