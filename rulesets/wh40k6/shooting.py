@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from rulesets.core import report as core_report
 from rulesets.core.dice import Dist, d3, d6, nd6, p_target
 from rulesets.core.ruling import Cover
 
@@ -56,20 +57,11 @@ class ShotContext:
 
 
 @dataclass
-class FirerLine:
+class FirerLine(core_report.FirerLine):
     """One firing model with one weapon."""
 
-    model: str
-    weapon: Weapon | None
-    can_fire: bool = False
-    reason: str = ""
-    sees: list[str] = field(default_factory=list)
-    in_range: bool = False
-    closest: str | None = None
-    distance: float | None = None
     shots: int | str = 0
     snap: bool = False
-    p_hit: Fraction = Fraction(0)
     strength: int | None = None
     wall_of_death: bool = False  # a template firing overwatch: D3 automatic hits (§8.7)
 
@@ -78,44 +70,22 @@ class FirerLine:
             return Dist.constant(self.shots)
         return {"D3": d3(), "D6": d6(), "2D6": nd6(2)}.get(self.shots, Dist.constant(1))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "model": self.model, "weapon": self.weapon.name if self.weapon else None,
-            "can_fire": self.can_fire, "reason": self.reason, "sees": list(self.sees),
-            "in_range": self.in_range, "closest": self.closest,
-            "distance": None if self.distance is None else round(self.distance, 3),
-            "shots": self.shots, "snap": self.snap, "p_hit": float(self.p_hit),
-        }
+    def extra(self) -> dict[str, Any]:
+        return {"shots": self.shots, "snap": self.snap}
 
 
 @dataclass
-class TargetLine:
+class TargetLine(core_report.TargetLine):
     """One target model: what the firers see of it and the odds of one attack."""
 
-    model: str
-    visible: bool
-    visible_fraction: float
-    cover: Cover
-    distance: float
-    in_range: bool
     save: Save | None = None
-    p_hit: Fraction = Fraction(0)
-    p_wound: Fraction = Fraction(0)
-    p_unsaved: Fraction = Fraction(0)
     facing: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def extra(self) -> dict[str, Any]:
         return {
-            "model": self.model, "visible": self.visible,
-            "visible_fraction": round(self.visible_fraction, 4),
-            "cover": {"in_cover": self.cover.in_cover, "value": self.cover.value,
-                      "source": self.cover.source, "rule": self.cover.rule,
-                      "kind": self.cover.kind, "notes": self.cover.notes},
             "save": None if self.save is None else {"need": self.save.need,
                                                     "kind": self.save.kind},
-            "distance": round(self.distance, 3), "in_range": self.in_range,
-            "facing": self.facing, "p_hit": float(self.p_hit), "p_wound": float(self.p_wound),
-            "p_unsaved": float(self.p_unsaved),
+            "facing": self.facing,
         }
 
 

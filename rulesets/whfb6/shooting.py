@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from rulesets.core import report as core_report
 from rulesets.core.ruling import Cover
 from rulesets.core.state import ReportHead
 
@@ -42,47 +43,18 @@ class ShotContext:
 
 
 @dataclass
-class FirerLine:
-    model: str
-    weapon: Weapon | None
-    can_fire: bool = False
-    reason: str = ""
-    sees: list[str] = field(default_factory=list)
-    in_range: bool = False
-    closest: str | None = None
-    distance: float | None = None
+class FirerLine(core_report.FirerLine):
+    """One model of the shooting ranks with its missile weapon."""
+
     band: str | None = None
     shots: int = 0
     need: int | None = None
-    p_hit: Fraction = Fraction(0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"model": self.model, "weapon": self.weapon.name if self.weapon else None,
-                "can_fire": self.can_fire, "reason": self.reason, "sees": list(self.sees),
-                "in_range": self.in_range, "closest": self.closest,
-                "distance": None if self.distance is None else round(self.distance, 3),
-                "band": self.band, "shots": self.shots, "need": self.need,
-                "p_hit": float(self.p_hit)}
+    def extra(self) -> dict[str, Any]:
+        return {"band": self.band, "shots": self.shots, "need": self.need}
 
 
-@dataclass
-class TargetLine:
-    model: str
-    visible: bool
-    visible_fraction: float
-    cover: Cover
-    distance: float
-    in_range: bool
-    p_hit: Fraction = Fraction(0)
-    p_wound: Fraction = Fraction(0)
-    p_unsaved: Fraction = Fraction(0)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"model": self.model, "visible": self.visible,
-                "visible_fraction": round(self.visible_fraction, 4),
-                "cover": self.cover.to_dict(), "distance": round(self.distance, 3),
-                "in_range": self.in_range, "p_hit": float(self.p_hit),
-                "p_wound": float(self.p_wound), "p_unsaved": float(self.p_unsaved)}
+TargetLine = core_report.TargetLine
 
 
 @dataclass
