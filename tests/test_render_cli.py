@@ -43,7 +43,7 @@ def test_render_eye_view_heatmap_ruler_and_turntable(tmp_path):
                "--size", "200x120").returncode == 0
     heat = tmp_path / "heat.png"
     result = cli("render", str(DEMO), "--out", str(heat), "--view", "top", "--heatmap",
-                 "--ruler", "sgt", "nob", "--size", "200x120")
+                 "--grid", "2", "--ruler", "sgt", "nob", "--size", "200x120")
     assert result.returncode == 0, result.stderr
     gif = tmp_path / "spin.gif"
     result = cli("render", str(DEMO), "--out", str(gif), "--turntable", "3", "--size", "96x64")
@@ -65,6 +65,7 @@ def test_render_eye_view_heatmap_ruler_and_turntable(tmp_path):
     (["--out", "{tmp}/x.mp4", "--turntable", "3"], "imageio-ffmpeg"),
     (["--out", "{tmp}/x.jpg"], ".png"),
     (["--target", "nob"], "--los"),
+    (["--heatmap", "--grid", "0"], "--grid"),
 ])
 def test_render_refuses_bad_arguments_in_one_line(tmp_path, args, words):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]

@@ -2,7 +2,9 @@
 
 Every handler takes pixels (x right, y down) or a key name, changes the SceneView and returns;
 the window (`viewer.window`) only forwards Panda3D events here, and tests call the same methods
-on an offscreen view.
+on an offscreen view. Edit mode (`t`, see `edit_mode`) takes clicks, drags and its keys first.
+The heatmap is a field of the layout analysis (`heatmap.Analyser`: on a worker thread in the
+window, whose result `poll()` hands over each frame; synchronous in tests) or the model-eyes one.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from collections.abc import Callable
 import numpy as np
 
 from .cameras import Orbit, preset_orbit
-from .heatmap import exposure_field
+from .edit_mode import EDIT_HELP, EditMode, toggle_edit
+from .heatmap import DEFAULT_GRID, EYES, Analyser, chosen_heat, next_field
 from .overlays import ruler_ends
-from .render import EXPOSURE_TITLE
 from .sceneview import SceneView
 
 HELP = [
@@ -27,8 +29,9 @@ HELP = [
     "1 top   2 iso   3 edge 1   4 edge 2",
     "e eye view of the selected model (at its target)",
     "m ruler: click two models or two table points",
-    "l labels   h exposure heatmap   tab next model",
-    "r / F5 reload the scene from disk   esc clear",
+    "l labels   h heatmap (layout exposure)   j next heatmap field",
+    "t edit terrain: move, turn, add, delete, undo, save",
+    "tab next model   r / F5 reload the scene from disk   esc clear",
 ]
 PRESET_KEYS = {"1": "top", "2": "iso", "3": "edge1", "4": "edge2"}
 PICK_PX = 12.0  # how close (pixels) a click must be to a model or a sight line
@@ -42,9 +45,15 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 
 
 class Controller:
-    """The viewer's interaction state: selection, target, ruler, camera moves, reload."""
+    """The viewer's interaction state: selection, target, ruler, camera moves, reload, the
+    heatmap shown, edit mode.
 
-    def __init__(self, view: SceneView, loader: Loader | None = None):
+    grid: the layout analysis grid (inches); threaded: analyse on a worker thread (the window
+    calls `poll()` every frame), else at once.
+    """
+
+    def __init__(self, view: SceneView, loader: Loader | None = None,
+                 grid: float = DEFAULT_GRID, threaded: bool = False):
         self.view = view
         self.loader = loader
         self.selected: str | None = None
@@ -52,6 +61,14 @@ class Controller:
         self.ruler_mode = False
         self.ruler_points: list = []
         self.message = ""
+        self.pointer: tuple[float, float] | None = None  # the mouse, for keys that add there
+        self.heat_name: str | None = None  # the heatmap field shown (None: none)
+        self.analysis = None  # the newest LayoutAnalysis handed over
+        self.analysis_scene = None  # the scene it (or analysis_error) is about
+        self.analysis_error: str | None = None
+        self.analyser = Analyser(grid, self._analysed, threaded)
+        self.edit: EditMode | None = None
+        self._reload_armed = False
         self.view.help = list(HELP)
         self.view.refresh()
 
@@ -100,8 +117,12 @@ class Controller:
     # ---- handlers -----------------------------------------------------------------------
 
     def click(self, px: float, py: float) -> str | None:
-        """A left click (no drag): ruler point, target (enemy or line) or selection.
-        Returns the model id or line target acted on, if any."""
+        """A left click (no drag): in edit mode a terrain piece; else ruler point, target
+        (enemy or line) or selection. Returns the piece, model id or line target acted on."""
+        if self.editing:
+            piece = self.edit.click(px, py)
+            if piece is not None:
+                return piece
         model = self.pick_model(px, py)
         if self.ruler_mode:
             return self._ruler_click(px, py, model)
@@ -117,6 +138,25 @@ class Controller:
             self.set_target(line)
             return line
         return None
+
+    @property
+    def editing(self) -> bool:
+        """Edit mode is on."""
+        return self.edit is not None and self.edit.active
+
+    def press(self, px: float, py: float) -> bool:
+        """Left button down: True when edit mode takes it (a piece is under the pointer; then
+        `drag` moves it and `release` drops or selects it), False for a camera drag or click."""
+        return self.editing and self.edit.press(px, py)
+
+    def drag(self, px: float, py: float) -> None:
+        """The pointer moved during a press edit mode took: the piece follows it."""
+        if self.editing:
+            self.edit.drag(px, py)
+
+    def release(self, px: float, py: float) -> str | None:
+        """Left button up after a press edit mode took: drop (snapped) or select the piece."""
+        return self.edit.release(px, py) if self.edit is not None else None
 
     def hover(self, px: float, py: float) -> str | None:
         """Mouse over a sight line: show why in the info panel (without changing the target)."""
@@ -144,6 +184,10 @@ class Controller:
     def key(self, name: str) -> bool:
         """A key press by Panda3D name ('1', 'e', 'f5', 'escape', ...); True when handled."""
         name = name.lower()
+        if self.editing and self.edit.key(name):
+            return True
+        if name not in ("r", "f5"):
+            self._reload_armed = False
         if name in PRESET_KEYS:
             self.view.set_view(PRESET_KEYS[name])
         elif name == "e":
@@ -156,21 +200,30 @@ class Controller:
             self.select(None)
         elif name == "m":
             self.ruler_mode, self.ruler_points = not self.ruler_mode, []
-            self._say("ruler: click two models or two table points" if self.ruler_mode
+            self.say("ruler: click two models or two table points" if self.ruler_mode
                       else "ruler off")
         elif name == "l":
             self.view.show_labels = not self.view.show_labels
             self.view.refresh()
         elif name == "h":
-            field = None if self.view.heatmap is not None else exposure_field(self.view.world)
-            self.view.set_heatmap(field, EXPOSURE_TITLE)
+            self.show_heatmap(None if self.heat_name else "exposure")
+        elif name == "j":
+            self.show_heatmap(next_field(self.heat_name, self.analysis))
+        elif name == "t":
+            return self.toggle_edit()
+        elif name == "control-s":
+            if self.edit is None:
+                self.say("nothing to save (t starts edit mode)")
+                return False
+            return self.edit.save()
         elif name == "tab":
             ids = list(self.view.world.models)
             if ids:
                 i = (ids.index(self.selected) + 1) % len(ids) if self.selected in ids else 0
                 self.select(ids[i])
         elif name in ("?", "f1", "shift-/"):
-            self.view.help = [] if self.view.help else list(HELP)
+            self.view.help = [] if self.view.help else list(HELP) + (
+                list(EDIT_HELP) if self.editing else [])
             self.view.refresh()
         else:
             return False
@@ -179,23 +232,33 @@ class Controller:
     def eye_view(self) -> bool:
         """Put the camera at the selected model's eye, looking at its target (or its front)."""
         if self.selected is None:
-            self._say("select a model first (click it, or tab)")
+            self.say("select a model first (click it, or tab)")
             return False
         target = f":{self.target}" if self.target else ""
         self.view.set_view(f"eye:{self.selected}{target}")
         return True
 
     def reload(self) -> bool:
-        """Read the scene again from disk (keeps the camera and, if still there, the selection)."""
+        """Read the scene again from disk (keeps the camera and, if still there, the selection).
+        With unsaved edits it asks first: a second r drops them."""
         if self.loader is None:
             return False
+        if self.edit is not None and self.edit.editor.dirty and not self._reload_armed:
+            self._reload_armed = True
+            self.say("unsaved edits: r again drops them and reloads, s saves them")
+            return False
+        self._reload_armed = False
         try:
             world, scene = self.loader()
         except Exception as error:  # noqa: BLE001 - a broken file must not close the window
             problems = [str(p) for p in getattr(error, "problems", [])] or [str(error)]
-            self._say("reload failed, still showing the old scene", *problems[:6])
+            self.say("reload failed, still showing the old scene", *problems[:6])
             return False
         selected, target = self.selected, self.target
+        editing = self.editing
+        if self.edit is not None:
+            self.edit.close()
+            self.edit = None
         self.view.replace_world(world, scene)
         if selected in world.models:
             self.select(selected)
@@ -203,8 +266,76 @@ class Controller:
                 self.set_target(target)
         else:
             self.select(None)
-        self._say("reloaded")
+        if editing:
+            self.toggle_edit()
+        self._update_heat()
+        self.say("reloaded")
         return True
+
+    # ---- edit mode, heatmap and figures -------------------------------------------------
+
+    def toggle_edit(self) -> bool:
+        """Edit mode on or off (its edits stay shown, and saveable, when off)."""
+        done = toggle_edit(self)
+        if self.view.help:
+            self.view.help = list(HELP) + (list(EDIT_HELP) if self.editing else [])
+        return done
+
+    def show_heatmap(self, name: str | None) -> None:
+        """Show a heatmap field (a layout-analysis field, or 'eyes'); None hides it."""
+        self.heat_name = name
+        self._update_heat()
+
+    def _update_heat(self) -> None:
+        """Draw the chosen field for the scene shown (asking for its analysis when needed)."""
+        name, world, scene = self.heat_name, self.view.world, self.view.scene
+        if name is None:
+            if self.view.heatmap is not None:
+                self.view.set_heatmap(None)
+            return
+        known = self.analysis_scene is scene and (self.analysis or self.analysis_error)
+        heat = chosen_heat(world, scene, name, self.analysis if known else None,
+                           self.analysis_error if known else None)
+        if heat is None:
+            if not self.analyser.pending_for(scene):
+                self.analyser.request(scene)  # at once, or handed over by a later poll()
+            if self.analyser.pending:
+                self.say("analysing the layout ...")
+            return
+        self.view.set_heatmap(heat.field, heat.title, heat.notes)
+
+    def _analysed(self, scene, analysis, error: str | None) -> None:
+        """The Analyser's report: keep it, redraw the heatmap and the figures."""
+        if scene is not self.view.scene:
+            return  # about a scene no longer shown
+        self.analysis, self.analysis_scene, self.analysis_error = analysis, scene, error
+        if self.edit is not None:
+            self.edit.live.analysis = analysis
+        if self.heat_name not in (None, EYES):
+            self._update_heat()
+        if self.message == "analysing the layout ...":
+            self.say()
+        self.update_figures()
+
+    def world_edited(self) -> None:
+        """Edit mode redrew the world: refresh what depends on it (the figures follow when
+        the analysis it asked for arrives)."""
+        if self.heat_name == EYES:
+            self._update_heat()
+        self.update_figures()
+
+    def update_figures(self) -> None:
+        """The figures panel (edit mode's)."""
+        if self.edit is not None:
+            self.edit.show_figures()
+
+    def poll(self) -> bool:
+        """Each frame: hand over a finished analysis; True when one came."""
+        return self.analyser.poll()
+
+    def finish(self) -> None:
+        """Wait for an analysis in progress and hand it over (headless runs, tests)."""
+        self.analyser.poll(wait=True)
 
     # ---- camera -------------------------------------------------------------------------
 
@@ -246,7 +377,7 @@ class Controller:
 
     # ---- texts --------------------------------------------------------------------------
 
-    def _say(self, *lines: str) -> None:
+    def say(self, *lines: str) -> None:
         """Show a message in the info panel."""
         self.message = lines[0] if lines else ""
         self.view.info = list(lines)

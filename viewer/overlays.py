@@ -159,17 +159,34 @@ def draw_heatmap(decals: NodePath, field: np.ndarray, table: tuple[float, float]
 
 
 def heat_legend(parent: NodePath, title: str, width: float, height: float,
-                size: float = 15) -> NodePath:
-    """The heatmap's colour key in the bottom-right corner."""
+                size: float = 15, notes: list[str] = ()) -> NodePath:
+    """The heatmap's colour key in the bottom-right corner; notes (what the field is and
+    where it comes from) under the colours."""
     stops = (0.0, 0.25, 0.5, 0.75, 1.0)
     colours = palette.heat_colours(np.array(stops))
     rows = [(tuple(c[:3]) + (1.0,), f"{round(100 * v)}%") for v, c in zip(stops, colours,
                                                                         strict=True)]
-    w = max(text_width(t, size) for t in [title, "100%"]) + 3.2 * size
-    h = size * 1.45 * (len(rows) + 1) + size * 0.8
-    node, _ = draw_legend(parent, title, rows[::-1], x=width - w - 12, y=height - h - 12,
-                          size=size)
+    w = max(text_width(t, size) for t in [title, "100%", *notes]) + 3.2 * size
+    h = size * 1.45 * (len(rows) + 1 + len(notes)) + size * 0.8
+    node, _ = draw_legend(parent, title, rows[::-1], list(notes), x=width - w - 12,
+                          y=height - h - 12, size=size)
     return node
+
+
+def draw_outline(parent: NodePath, polygon: np.ndarray, heights: tuple[float, ...] = (0.05,),
+                 colour: palette.Colour = palette.SELECTED,
+                 radius: float = LINE_RADIUS) -> NodePath:
+    """A plan outline (k, 2) drawn as tubes at each height, over everything (a selected
+    terrain piece in edit mode)."""
+    poly = np.asarray(polygon, dtype=np.float64)
+    root = parent.attach_new_node("outline")
+    for z in heights:
+        a, b = geom.outline_segments(poly, float(z))
+        _unlit(root, "outline-ring", geom.tubes_soup(a, b, radius), colour)
+    root.set_bin("fixed", 45)
+    root.set_depth_test(False)
+    root.set_depth_write(False)
+    return root
 
 
 def panel(parent: NodePath, x: float, y: float, w: float, h: float,

@@ -16,11 +16,9 @@ import numpy as np
 
 from . import platform
 from .cameras import Orbit, preset_orbit
-from .heatmap import exposure_field, normalise
+from .heatmap import DEFAULT_GRID, normalise, scene_heat
 from .overlays import ruler_ends
 from .sceneview import SceneView
-
-EXPOSURE_TITLE = "Exposure: share of eyes seeing 1\" up"
 
 
 @dataclass
@@ -30,7 +28,9 @@ class RenderSettings:
     view:     top | iso | edge1 | edge2 | eye:MODEL[:TARGET]
     los:      model id whose sight lines to every enemy are drawn (with a legend)
     target:   with los, the target whose sample points are drawn (seen / hidden)
-    heatmap:  an (ny, nx) field over the table, or "exposure" for `heatmap.exposure_field`
+    heatmap:  an (ny, nx) field over the table, or a field name (`heatmap.FIELDS`): "exposure"
+              and the other layout-analysis fields (`battlesight analyze`), or "eyes"
+    heatmap_grid: the layout analysis grid (inches) for a named field
     ruler:    two model ids (measured base edge to base edge) or two (3,) points
     rules:    False: classify sight lines by geometry even when the scene's ruleset could
     backend:  None (auto / $BATTLESIGHT_RENDERER), "headlessgl" or "tiny"
@@ -44,6 +44,7 @@ class RenderSettings:
     labels: bool = False
     legend: bool = True
     heatmap: np.ndarray | str | None = None
+    heatmap_grid: float = DEFAULT_GRID
     ruler: tuple | None = None
     rules: bool = True
     backend: str | None = None
@@ -91,10 +92,8 @@ def apply_settings(view: SceneView, settings: RenderSettings) -> None:
     view.show_labels = settings.labels
     view.show_legend = settings.legend
     if isinstance(settings.heatmap, str):
-        if settings.heatmap != "exposure":
-            raise ValueError(f"unknown heatmap {settings.heatmap!r}")
-        view.heatmap = exposure_field(view.world)
-        view.heatmap_title = EXPOSURE_TITLE
+        heat = scene_heat(view.world, view.scene, settings.heatmap, settings.heatmap_grid)
+        view.heatmap, view.heatmap_title, view.heatmap_notes = heat.field, heat.title, heat.notes
     elif settings.heatmap is not None:
         view.heatmap = normalise(settings.heatmap)
     if settings.ruler is not None:

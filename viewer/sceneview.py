@@ -1,8 +1,12 @@
 """A battlefield on a stage plus what is shown over it: the state both the window and the
-offscreen renders drive (camera, selected model, sight lines, samples, ruler, heatmap, texts).
+offscreen renders drive (camera, selected model, sight lines, samples, ruler, heatmap, texts,
+the figures panel and the outline of a terrain piece selected in edit mode).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from types import SimpleNamespace
 
 import numpy as np
 from panda3d.core import NodePath
@@ -10,7 +14,7 @@ from panda3d.core import NodePath
 from . import overlays, palette
 from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose
 from .rulings import GeometricClassifier, SightLine, classifier_for, sight_lines
-from .scenegraph import SceneGraph, build_scene_graph, ring_node
+from .scenegraph import SceneGraph, _models, _terrain, build_scene_graph, ring_node
 from .stage import ScreenLabel, Stage
 
 
@@ -34,7 +38,10 @@ class SceneView:
         self.ruler: tuple[np.ndarray, np.ndarray, float, str] | None = None
         self.heatmap: np.ndarray | None = None
         self.heatmap_title = "Heatmap"
+        self.heatmap_notes: list[str] = []  # under the colour key: what the field is
         self.info: list[str] = []  # lines of the info panel (bottom left)
+        self.figures: list[str] = []  # the figures panel (top left): title, then lines
+        self.highlight: tuple[np.ndarray, tuple[float, ...]] | None = None  # outline, heights
         self.legend_box: tuple[float, float, float, float] | None = None  # x, y, w, h pixels
         self.help: list[str] = []  # lines of the help panel (top right)
         self.hud = self.stage.overlay.attach_new_node("hud")
@@ -48,6 +55,50 @@ class SceneView:
             self.graph.root.remove_node()
         self.graph = build_scene_graph(self.world, self.scene)
         self.graph.root.reparent_to(self.stage.root)
+        self._follow_world()
+
+    def update_world(self, world, scene=None, terrain: Iterable[str] = (),
+                     models: Iterable[str] = ()) -> None:
+        """Show an edited world, rebuilding only the nodes of the named terrain pieces and
+        models (each removed, then drawn again when it is still in the world); sight lines,
+        overlays and the camera follow."""
+        graph = self.graph
+        self.world, self.scene = world, scene
+        terrain, models = set(terrain), set(models)
+        for piece_id in terrain:
+            node = graph.terrain.pop(piece_id, None)
+            if node is not None:
+                node.remove_node()
+        for model_id in models:
+            for nodes in (graph.models, graph.rings):
+                node = nodes.pop(model_id, None)
+                if node is not None:
+                    node.remove_node()
+        _terrain(graph.root, SimpleNamespace(
+            terrain={k: e for k, e in world.terrain.items() if k in terrain}), graph)
+        _models(graph.root, SimpleNamespace(
+            models={k: m for k, m in world.models.items() if k in models}), graph)
+        self._follow_world()
+
+    def offset_nodes(self, terrain: dict[str, tuple[float, float]],
+                     models: dict[str, tuple[float, float]]) -> None:
+        """Draw terrain pieces and models shifted by (dx, dy) from where the world has them
+        (a drag preview; `update_world` draws them where they are)."""
+        for piece_id, (dx, dy) in terrain.items():
+            node = self.graph.terrain.get(piece_id)
+            if node is not None:
+                node.set_pos(float(dx), float(dy), 0.0)
+        for model_id, (dx, dy) in models.items():
+            node, ring = self.graph.models.get(model_id), self.graph.rings.get(model_id)
+            if node is None or model_id not in self.world.models:
+                continue
+            node.set_pos(float(dx), float(dy), 0.0)
+            x, y, z = map(float, self.world.models[model_id].position)
+            if ring is not None:
+                ring.set_pos(x + float(dx), y + float(dy), z)
+
+    def _follow_world(self) -> None:
+        """After the world changed: classifier, sight lines, camera and overlays."""
         self.classifier = self._given_classifier or classifier_for(self.scene, self.world)
         for name in (self.observer, self.target):
             if name is not None and name not in self.world.models:
@@ -129,11 +180,13 @@ class SceneView:
         self.ruler = None if a is None else (np.asarray(a, float), np.asarray(b, float), gap, note)
         self.refresh()
 
-    def set_heatmap(self, field: np.ndarray | None, title: str = "Heatmap") -> None:
+    def set_heatmap(self, field: np.ndarray | None, title: str = "Heatmap",
+                    notes: list[str] = ()) -> None:
         """An (ny, nx) field in [0, 1] over the table (row 0 along y = 0), or None; title
-        heads its colour key."""
+        heads its colour key, notes (which field, from where) follow it."""
         self.heatmap = None if field is None else np.asarray(field, dtype=np.float64)
         self.heatmap_title = title
+        self.heatmap_notes = list(notes)
         self.refresh()
 
     def refresh(self) -> None:
@@ -148,7 +201,10 @@ class SceneView:
         if self.heatmap is not None:
             overlays.draw_heatmap(graph.decals, self.heatmap, self.world.table)
             overlays.heat_legend(self.hud, self.heatmap_title, self.stage.width,
-                                 self.stage.height, self.stage.text_px * 0.9)
+                                 self.stage.height, self.stage.text_px * 0.9,
+                                 self.heatmap_notes)
+        if self.highlight is not None:
+            overlays.draw_outline(graph.overlays, *self.highlight)
         if self.observer is not None:
             ring = ring_node(self.world.models[self.observer], palette.SELECTED, grow=0.1,
                              width=0.12)
@@ -183,6 +239,10 @@ class SceneView:
 
     def _panels(self) -> None:
         size = self.stage.text_px * 0.9
+        if self.figures:
+            top = 12.0 if self.legend_box is None else sum(self.legend_box[1::2]) + 12.0
+            overlays.draw_legend(self.hud, self.figures[0],
+                                 [(None, t) for t in self.figures[1:]], x=12, y=top, size=size)
         if self.info:
             height = size * 1.45 * len(self.info) + size * 0.8
             overlays.draw_legend(self.hud, self.info[0], [(None, t) for t in self.info[1:]],
@@ -210,6 +270,12 @@ class SceneView:
             return None
         t = -origin[2] / direction[2]
         return origin + t * direction
+
+    def table_point(self, px: float, py: float) -> tuple[float, float] | None:
+        """The table point (x, y) under a pixel: the ray from the camera through it meets the
+        plane z = 0 there (None above the horizon)."""
+        point = self.ground_point(px, py)
+        return None if point is None else (float(point[0]), float(point[1]))
 
     def node(self, name: str) -> NodePath:
         return self.stage.root.find(f"**/{name}")

@@ -1,7 +1,9 @@
 """The interactive viewer: a ShowBase window showing a SceneView, its input sent to a Controller.
 
 Nothing here decides anything: mouse and keys become `Controller` calls (which tests drive
-without a window). Without a display the window is an offscreen buffer, which lets
+without a window). In edit mode a left press on a terrain piece drags the piece instead of
+turning the camera. The layout analysis runs on a worker thread; each frame hands a finished
+one to the controller. Without a display the window is an offscreen buffer, which lets
 `battlesight view --frames N --screenshot FILE` run the real window code headless.
 """
 
@@ -12,10 +14,13 @@ from pathlib import Path
 from direct.showbase.ShowBase import ShowBase
 
 from . import platform
+from .heatmap import DEFAULT_GRID
 from .interact import Controller, Loader
 from .sceneview import SceneView
 
-KEYS = ("1", "2", "3", "4", "e", "r", "f5", "escape", "m", "l", "h", "tab", "f1", "shift-/")
+KEYS = ("1", "2", "3", "4", "e", "r", "f5", "escape", "m", "l", "h", "j", "tab", "f1",
+        "shift-/", "t", "[", "]", "g", "a", "k", "x", "delete", "backspace", "z", "y",
+        "control-z", "control-y", "shift-z", "s", "control-s")
 DRAG_PX = 4.0
 
 
@@ -23,7 +28,8 @@ class ViewerWindow(ShowBase):
     """`battlesight view`: orbit/pan/zoom, presets, selection, sight lines, ruler, reload."""
 
     def __init__(self, loader: Loader, width: int = 1280, height: int = 720,
-                 view: str = "iso", onscreen: bool | None = None):
+                 view: str = "iso", onscreen: bool | None = None,
+                 grid: float = DEFAULT_GRID):
         self.onscreen = platform.configure_window(width, height, onscreen)
         ShowBase.__init__(self, windowType="none")
         if self.onscreen:
@@ -35,7 +41,7 @@ class ViewerWindow(ShowBase):
         world, scene = loader()
         w, h = self.win.get_x_size(), self.win.get_y_size()
         self.scene_view = SceneView(world, scene, w or width, h or height)
-        self.controller = Controller(self.scene_view, loader)
+        self.controller = Controller(self.scene_view, loader, grid=grid, threaded=True)
         self.disable_mouse()
         self.win.remove_all_display_regions()
         self.scene_view.stage.attach(self.win)
@@ -43,6 +49,7 @@ class ViewerWindow(ShowBase):
         self._press: dict[str, tuple[float, float]] = {}
         self._dragged: set[str] = set()
         self._last: tuple[float, float] | None = None
+        self._editing_drag = False  # the left press went to edit mode (a piece drag)
         for button in ("mouse1", "mouse2", "mouse3"):
             self.accept(button, self._down, [button])
             self.accept(f"{button}-up", self._up, [button])
@@ -70,15 +77,22 @@ class ViewerWindow(ShowBase):
             self._press[button] = pos
             self._dragged.discard(button)
             self._last = pos
+            if button == "mouse1":
+                self._editing_drag = self.controller.press(*pos)
 
     def _up(self, button: str) -> None:
         start = self._press.pop(button, None)
-        if button == "mouse1" and start is not None and button not in self._dragged:
+        if button == "mouse1" and self._editing_drag:
+            self._editing_drag = False
+            self.controller.release(*(self.mouse_pixels() or self._last or start))
+        elif button == "mouse1" and start is not None and button not in self._dragged:
             self.controller.click(*start)
         self._dragged.discard(button)
 
     def _update(self, task):
+        self.controller.poll()
         pos = self.mouse_pixels()
+        self.controller.pointer = pos
         if pos is None:
             return task.cont
         if self._last is not None and self._press:
@@ -86,7 +100,10 @@ class ViewerWindow(ShowBase):
             for button, start in self._press.items():
                 if abs(pos[0] - start[0]) + abs(pos[1] - start[1]) > DRAG_PX:
                     self._dragged.add(button)
-            if "mouse1" in self._dragged and (dx or dy):
+            if "mouse1" in self._dragged and self._editing_drag:
+                if dx or dy:
+                    self.controller.drag(*pos)
+            elif "mouse1" in self._dragged and (dx or dy):
                 self.controller.orbit(dx, dy)
             elif self._dragged & {"mouse2", "mouse3"} and (dx or dy):
                 self.controller.pan(dx, dy)
@@ -107,8 +124,12 @@ class ViewerWindow(ShowBase):
     # ---- headless runs ------------------------------------------------------------------
 
     def run_frames(self, frames: int, screenshot: str | Path | None = None) -> None:
-        """Step the task manager `frames` times (no event loop), then save a screenshot."""
+        """Step the task manager `frames` times (no event loop), then save a screenshot
+        (after the layout analysis in progress, if any, has been drawn)."""
         for _ in range(max(1, frames)):
+            self.task_mgr.step()
+        if self.controller.analyser.pending:
+            self.controller.finish()
             self.task_mgr.step()
         if screenshot is not None:
             from .render import save_png
@@ -118,11 +139,17 @@ class ViewerWindow(ShowBase):
 
 def run_viewer(loader: Loader, width: int = 1280, height: int = 720, view: str = "iso",
                select: str | None = None, frames: int | None = None,
-               screenshot: str | Path | None = None) -> ViewerWindow:
-    """Open the viewer; with frames, run that many frames and return instead of looping."""
-    app = ViewerWindow(loader, width, height, view)
+               screenshot: str | Path | None = None, heatmap: str | None = None,
+               grid: float = DEFAULT_GRID, edit: bool = False) -> ViewerWindow:
+    """Open the viewer; with frames, run that many frames and return instead of looping.
+    heatmap: a field to show from the start (`heatmap.FIELDS`); edit: start in edit mode."""
+    app = ViewerWindow(loader, width, height, view, grid=grid)
     if select is not None:
         app.controller.select(select)
+    if heatmap is not None:
+        app.controller.show_heatmap(heatmap)
+    if edit:
+        app.controller.toggle_edit()
     if frames is None:
         app.run()
     else:

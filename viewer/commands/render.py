@@ -29,8 +29,7 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--target", metavar="MODEL",
                         help="with --los: draw the sample points on this target (seen/hidden)")
     parser.add_argument("--labels", action="store_true", help="label every model")
-    parser.add_argument("--heatmap", action="store_true",
-                        help="exposure heatmap: share of model eyes seeing each inch (terrain)")
+    add_heatmap_options(parser, "draw a heatmap on the table (see --field)")
     parser.add_argument("--heatmap-field", metavar="FILE.npy",
                         help="heatmap from a saved (ny, nx) array instead (issue 7's fields)")
     parser.add_argument("--ruler", nargs=2, metavar=("A", "B"),
@@ -42,6 +41,25 @@ def add_parser(sub, name: str) -> None:
                         help="classify sight lines by geometry, not by the scene's ruleset")
     parser.add_argument("--renderer", choices=("auto", "headlessgl", "tiny"), default=None,
                         help="back end (default: $BATTLESIGHT_RENDERER or auto)")
+
+
+def add_heatmap_options(parser, help_text: str) -> None:
+    """--heatmap, --field and --grid (shared by `render` and `view`)."""
+    from viewer.heatmap import DEFAULT_GRID, FIELDS
+
+    parser.add_argument("--heatmap", action="store_true", help=help_text)
+    parser.add_argument("--field", default="exposure", choices=FIELDS,
+                        help="heatmap field: the layout analysis' (as `battlesight analyze`; "
+                             "default exposure) or eyes (share of the scene's model eyes "
+                             "seeing each inch)")
+    parser.add_argument("--grid", type=float, default=DEFAULT_GRID,
+                        help=f"layout analysis grid in inches (default {DEFAULT_GRID:g})")
+
+
+def check_heatmap_options(args) -> None:
+    """UsageError for a --grid out of range."""
+    if not 0.1 <= args.grid <= 12:
+        raise UsageError(f"--grid must be between 0.1 and 12 inches, got {args.grid:g}")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -81,6 +99,7 @@ def check_args(args, scene) -> None:
         raise UsageError("--target needs --los MODEL")
     if args.heatmap and args.heatmap_field:
         raise UsageError("use --heatmap or --heatmap-field, not both")
+    check_heatmap_options(args)
 
 
 def settings_from_args(args, world):
@@ -91,7 +110,7 @@ def settings_from_args(args, world):
     width, height = parse_size(args.size)
     heatmap = None
     if args.heatmap:
-        heatmap = "exposure"
+        heatmap = args.field
     elif args.heatmap_field:
         try:
             heatmap = load_field(args.heatmap_field)
@@ -99,7 +118,7 @@ def settings_from_args(args, world):
             raise UsageError(f"cannot read heatmap field: {error}") from None
     return RenderSettings(
         width=width, height=height, view=args.view, los=args.los, target=args.target,
-        labels=args.labels, legend=not args.no_legend, heatmap=heatmap,
+        labels=args.labels, legend=not args.no_legend, heatmap=heatmap, heatmap_grid=args.grid,
         ruler=tuple(args.ruler) if args.ruler else None, rules=not args.no_rules,
         backend=None if args.renderer in (None, "auto") else args.renderer,
     )

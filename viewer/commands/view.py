@@ -1,4 +1,5 @@
-"""`battlesight view SCENE`: the interactive 3D viewer (orbit, presets, selection, sight lines).
+"""`battlesight view SCENE`: the interactive 3D viewer (orbit, presets, selection, sight lines,
+the layout heatmap, and edit mode for the terrain).
 
 Without a display it refuses unless `--frames N` asks for a headless run of the window code
 (handy for checks: `--frames 3 --screenshot shot.png`).
@@ -9,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from viewer.commands.common import add_scene_argument, load, require_model
-from viewer.commands.render import parse_size
+from viewer.commands.render import add_heatmap_options, check_heatmap_options, parse_size
 from viewer.errors import UsageError
 
 
@@ -23,6 +24,9 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--frames", type=int, metavar="N",
                         help="run N frames and exit (works without a display)")
     parser.add_argument("--screenshot", metavar="FILE.png", help="with --frames: save the last")
+    parser.add_argument("--edit", action="store_true",
+                        help="start in edit mode (t toggles it): move, turn, add, delete terrain")
+    add_heatmap_options(parser, "show the heatmap from the start (h toggles it)")
 
 
 def run(args) -> int:
@@ -39,6 +43,7 @@ def run(args) -> int:
     for model_id in (model, target):
         if model_id is not None:
             require_model(scene, model_id)
+    check_heatmap_options(args)
     if args.screenshot and args.frames is None:
         raise UsageError("--screenshot needs --frames N")
     if args.screenshot and not Path(args.screenshot).parent.is_dir():
@@ -54,7 +59,8 @@ def run(args) -> int:
         scene_now, world_now = load(args.scene)
         return world_now, scene_now
 
-    run_viewer(loader, width, height, args.view, args.select, args.frames, args.screenshot)
+    run_viewer(loader, width, height, args.view, args.select, args.frames, args.screenshot,
+               heatmap=args.field if args.heatmap else None, grid=args.grid, edit=args.edit)
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0
