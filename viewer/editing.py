@@ -201,9 +201,13 @@ class LayoutEditor:
         if self._drag is None:
             raise ValueError("no drag in progress")
         piece_id, _, before = self._drag
-        self._drag = None
         state = self._snapped(self._state(), piece_id) if self.grid else self._state()
-        self._apply(state)
+        try:
+            self._apply(state)
+        except ValueError:
+            self.cancel_drag()  # the piece goes back; no undo step is left half-made
+            raise
+        self._drag = None
         self._undo.append(before)
         self._redo.clear()
         self._emit(Change("move", piece_id))

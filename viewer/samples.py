@@ -1,4 +1,4 @@
-"""Small worlds built directly from trimesh primitives, for tests and quick pictures.
+"""Small worlds built directly with the geometry builders, for tests and quick pictures.
 
 They do not go through the scene format (see `scenes`), so the viewer can be checked on its own.
 """
@@ -6,79 +6,40 @@ They do not go through the scene format (see `scenes`), so the viewer can be che
 from __future__ import annotations
 
 import numpy as np
-import trimesh
 
+from geometry import terrain, volumes
+from geometry.plan import ellipse, to_table
 from geometry.types import MM_PER_INCH, ModelVolume, TerrainGeometry
 from geometry.world import World
 
 
-def cylinder_volume(base_mm: float = 32.0, height: float = 1.6, eye: float | None = None,
-                    sections: int = 24) -> ModelVolume:
+def cylinder_volume(base_mm: float = 32.0, height: float = 1.6,
+                    eye: float | None = None) -> ModelVolume:
     """A round-based cylinder model (local frame: base bottom at origin, facing +y)."""
-    radius = base_mm / MM_PER_INCH / 2.0
-    mesh = trimesh.creation.cylinder(radius=radius, height=height, sections=sections)
-    mesh.apply_translation([0.0, 0.0, height / 2.0])
-    eye_z = 0.9 * height if eye is None else eye
-    return ModelVolume(mesh, np.zeros(len(mesh.faces), dtype=int), ("body",),
-                       np.array([0.0, 0.0, eye_z]))
+    return volumes.cylinder_volume(base_mm, height, eye)
 
 
 def box_terrain(lo, hi) -> TerrainGeometry:
-    """An axis-aligned solid box from lo (3,) to hi (3,)."""
+    """A solid box from lo (3,) to hi (3,), standing on the table (lo z = 0)."""
     lo, hi = np.asarray(lo, float), np.asarray(hi, float)
-    mesh = trimesh.creation.box(extents=hi - lo)
-    mesh.apply_translation((lo + hi) / 2.0)
-    foot = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-    return TerrainGeometry(solid=mesh, stand=None, footprint=foot)
+    return terrain.box((lo[:2] + hi[:2]) / 2.0, hi - lo)
 
 
 def wall_terrain(a, b, height: float, thickness: float = 0.5) -> TerrainGeometry:
     """A straight wall from plan point a to b."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    length = float(np.linalg.norm(b - a))
-    mesh = trimesh.creation.box(extents=[length, thickness, height])
-    angle = np.arctan2(*(b - a)[::-1])
-    mesh.apply_transform(trimesh.transformations.rotation_matrix(angle, [0, 0, 1]))
-    mesh.apply_translation([*(a + b) / 2.0, height / 2.0])
-    d = (b - a) / length
-    n = np.array([-d[1], d[0]]) * thickness / 2.0
-    foot = np.array([a - n, b - n, b + n, a + n])
-    return TerrainGeometry(solid=mesh, footprint=foot)
+    return terrain.wall(a, b, height, thickness)
 
 
 def forest_terrain(centre, radius: float, height: float = 6.0, trunks: int = 5,
                    seed: int = 1) -> TerrainGeometry:
     """A round wood: a few trunks (solid) and a canopy region (area) up to height."""
-    rng = np.random.default_rng(seed)
-    parts = []
-    for _ in range(trunks):
-        r = radius * 0.7 * np.sqrt(rng.random())
-        t = rng.random() * 2 * np.pi
-        trunk = trimesh.creation.cylinder(radius=0.35, height=height * 0.8, sections=10)
-        trunk.apply_translation([centre[0] + r * np.cos(t), centre[1] + r * np.sin(t),
-                                 height * 0.4])
-        parts.append(trunk)
-    area = trimesh.creation.cylinder(radius=radius, height=height, sections=32)
-    area.apply_translation([centre[0], centre[1], height / 2.0])
-    t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
-    foot = np.column_stack([centre[0] + radius * np.cos(t), centre[1] + radius * np.sin(t)])
-    return TerrainGeometry(solid=trimesh.util.concatenate(parts), area=area, footprint=foot)
+    circle = to_table(ellipse(radius, radius, 32), centre)
+    return terrain.forest(circle, height, trunks, seed)
 
 
 def hill_terrain(centre, size, height: float) -> TerrainGeometry:
-    """A flat-topped hill with sloped sides (a frustum), standable."""
-    w, d = size
-    bottom = np.array([[-w / 2, -d / 2], [w / 2, -d / 2], [w / 2, d / 2], [-w / 2, d / 2]])
-    top = bottom * 0.7
-    verts = np.vstack([np.column_stack([bottom, np.zeros(4)]),
-                       np.column_stack([top, np.full(4, height)])])
-    verts[:, :2] += np.asarray(centre, float)
-    faces = [[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]]  # bottom (down), top (up)
-    for i in range(4):
-        j = (i + 1) % 4
-        faces += [[i, j, j + 4], [i, j + 4, i + 4]]
-    mesh = trimesh.Trimesh(verts, np.array(faces), process=False)
-    return TerrainGeometry(solid=mesh, stand=mesh, footprint=bottom + np.asarray(centre, float))
+    """A flat-topped hill with sloped flanks, standable."""
+    return terrain.hill(centre, size, height)
 
 
 def one_model_world(at=(36.0, 24.0), player: int = 1, table=(72.0, 48.0)) -> World:

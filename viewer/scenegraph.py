@@ -105,8 +105,10 @@ def _deployment(ground: NodePath, deployment) -> None:
         ground_decal(edge, 5)
 
 
-def _terrain(root: NodePath, world, graph: SceneGraph) -> None:
-    for entry in world.terrain.values():
+def draw_terrain(root: NodePath, entries, graph: SceneGraph) -> None:
+    """Draw terrain entries (geometry.world.TerrainEntry) under root, one node per piece,
+    recorded in graph.terrain."""
+    for entry in entries:
         node = root.attach_new_node(f"terrain-{entry.id}")
         g = entry.geometry
         colour = palette.TERRAIN.get(entry.kind, palette.OTHER_TERRAIN)
@@ -151,9 +153,11 @@ def ring_node(model, colour: palette.Colour, grow: float = 0.0, width: float = 0
     return node
 
 
-def _models(root: NodePath, world, graph: SceneGraph) -> None:
+def draw_models(root: NodePath, placed, graph: SceneGraph) -> None:
+    """Draw placed models (geometry.world.PlacedModel) with their base rings under root,
+    recorded in graph.models and graph.rings."""
     models = root.attach_new_node("models")
-    for model in world.models.values():
+    for model in placed:
         colour = palette.player_colour(model.player)
         node = models.attach_new_node(geom.mesh_node(f"model-{model.id}", model.mesh))
         geom.paint(node, colour)
@@ -171,8 +175,8 @@ def build_scene_graph(world, scene=None) -> SceneGraph:
     graph = SceneGraph(root=root, ground=ground, decals=decals)
     if scene is not None:
         _deployment(ground, getattr(scene, "deployment", None))
-    _terrain(root, world, graph)
-    _models(root, world, graph)
+    draw_terrain(root, world.terrain.values(), graph)
+    draw_models(root, world.models.values(), graph)
     graph.overlays = root.attach_new_node("overlays")
     graph.overlays.set_light_off(1)
     return graph

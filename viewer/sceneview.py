@@ -6,7 +6,6 @@ the figures panel and the outline of a terrain piece selected in edit mode).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from types import SimpleNamespace
 
 import numpy as np
 from panda3d.core import NodePath
@@ -14,7 +13,7 @@ from panda3d.core import NodePath
 from . import overlays, palette
 from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose
 from .rulings import GeometricClassifier, SightLine, classifier_for, sight_lines
-from .scenegraph import SceneGraph, _models, _terrain, build_scene_graph, ring_node
+from .scenegraph import SceneGraph, build_scene_graph, draw_models, draw_terrain, ring_node
 from .stage import ScreenLabel, Stage
 
 
@@ -74,10 +73,8 @@ class SceneView:
                 node = nodes.pop(model_id, None)
                 if node is not None:
                     node.remove_node()
-        _terrain(graph.root, SimpleNamespace(
-            terrain={k: e for k, e in world.terrain.items() if k in terrain}), graph)
-        _models(graph.root, SimpleNamespace(
-            models={k: m for k, m in world.models.items() if k in models}), graph)
+        draw_terrain(graph.root, [e for k, e in world.terrain.items() if k in terrain], graph)
+        draw_models(graph.root, [m for k, m in world.models.items() if k in models], graph)
         self._follow_world()
 
     def offset_nodes(self, terrain: dict[str, tuple[float, float]],
