@@ -15,7 +15,7 @@ import numpy as np
 from geometry.plan import point_in_polygon
 
 if TYPE_CHECKING:
-    from geometry.world import TerrainEntry
+    from geometry.placed import TerrainEntry
     from rulesets.core.board import Board
     from rulesets.core.measure import Outline
 

@@ -1,0 +1,117 @@
+"""What the world holds: terrain entries and placed models, each owned by its id.
+
+A placed model keeps its volume in world coordinates, its eye, and small ray scenes of its own
+(to find where rays leave it, and where they meet the parts that count as the target).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import trimesh
+
+from .plan import rotation_2d
+from .ray import RayScene
+from .types import ModelVolume, TerrainGeometry
+
+#: Distance kept from surfaces at both ends of a segment, so grazing hits at the very end
+#: points (the observer's skin, the target's skin) never count as blocking.
+EPSILON = 1e-4
+
+
+@dataclass
+class TerrainEntry:
+    """A terrain piece in the world: its id, kind (scene type) and rules data verbatim."""
+
+    id: str
+    kind: str
+    geometry: TerrainGeometry
+    data: dict = field(default_factory=dict)
+
+    @property
+    def floors(self) -> tuple[float, ...]:
+        return self.geometry.floors
+
+
+@dataclass
+class PlacedModel:
+    """A model volume placed on the table.
+
+    position: (3,) centre of the bottom of its base in the world; facing: degrees.
+    """
+
+    id: str
+    volume: ModelVolume
+    position: np.ndarray
+    facing: float
+    player: int | None = None
+    unit: str | None = None
+    data: dict = field(default_factory=dict)
+
+    @cached_property
+    def transform(self) -> np.ndarray:
+        """(4, 4) local-to-world matrix."""
+        matrix = np.eye(4)
+        matrix[:2, :2] = rotation_2d(self.facing)
+        matrix[:3, 3] = self.position
+        return matrix
+
+    @cached_property
+    def mesh(self) -> trimesh.Trimesh:
+        """The volume in world coordinates."""
+        return self.volume.mesh.copy().apply_transform(self.transform)
+
+    @cached_property
+    def eye(self) -> np.ndarray:
+        """(3,) eye point in world coordinates."""
+        return self.transform[:3, :3] @ self.volume.eye + self.position
+
+    @cached_property
+    def eye_inside(self) -> bool:
+        """Whether the model's own eye lies inside its volume (rays then start where they
+        leave it)."""
+        return bool(self.contains(self.eye[None])[0])
+
+    def part_vertices(self, parts: frozenset[str] | None) -> np.ndarray:
+        """(k, 3) world vertices of the given parts (all when None), cached: they bound the
+        silhouette of those parts from any eye."""
+        cache = self.__dict__.setdefault("_part_vertices", {})
+        if parts not in cache:
+            faces = self.volume.faces_of(None if parts is None else set(parts))
+            cache[parts] = self.mesh.vertices[np.unique(self.mesh.faces[faces])]
+        return cache[parts]
+
+    @cached_property
+    def ray_scene(self) -> RayScene:
+        """This model alone, for finding where rays leave it and where they meet it."""
+        return RayScene([self.mesh])
+
+    def part_scene(self, parts: frozenset[str] | None) -> RayScene:
+        """The faces of the given parts alone (all faces when parts is None), cached."""
+        if parts is None:
+            return self.ray_scene
+        cache = self.__dict__.setdefault("_part_scenes", {})
+        if parts not in cache:
+            faces = self.volume.faces_of(set(parts))
+            cache[parts] = RayScene([self.mesh.submesh([faces], append=True)] if len(faces) else [])
+        return cache[parts]
+
+    def contains(self, points: np.ndarray) -> np.ndarray:
+        """(n,) bool: which points (n, 3) lie inside the volume (ray parity along +z)."""
+        pts = np.atleast_2d(np.asarray(points, dtype=np.float64))
+        count = np.zeros(len(pts), dtype=int)
+        origin = pts.copy()
+        up = np.tile([0.0, 0.0, 1.0], (len(pts), 1))
+        alive = np.ones(len(pts), dtype=bool)
+        for _ in range(64):
+            if not alive.any():
+                break
+            dist, geom = self.ray_scene.first_hit(origin[alive], up[alive])
+            hit = geom >= 0
+            idx = np.flatnonzero(alive)
+            count[idx[hit]] += 1
+            origin[idx[hit], 2] += dist[hit] + EPSILON
+            alive[idx[~hit]] = False
+        return count % 2 == 1
