@@ -48,12 +48,15 @@ class ViewWindows:
         )
 
     def directions(self, start: int, count: int) -> np.ndarray:
-        """(g, count, 3) unit directions for samples start .. start + count of the sequence."""
-        points = r2_points(start, count)
-        uv = self.lo[:, None, :] + points[None] * (self.hi - self.lo)[:, None, :]
-        forward, right, up = self.frame[:, 0], self.frame[:, 1], self.frame[:, 2]
-        rays = forward[:, None] + uv[..., 0:1] * right[:, None] + uv[..., 1:2] * up[:, None]
-        rays /= np.linalg.norm(rays, axis=2, keepdims=True)
+        """(g, count, 3) unit directions (float32, as the ray engine takes them) for samples
+        start .. start + count of the sequence."""
+        points = r2_points(start, count).astype(np.float32)
+        lo, hi = self.lo.astype(np.float32), self.hi.astype(np.float32)
+        uv = lo[:, None, :] + points[None] * (hi - lo)[:, None, :]
+        frame = self.frame.astype(np.float32)
+        # forward + u * right + v * up, for every window and sample, as one matrix product
+        rays = np.concatenate([np.ones_like(uv[..., :1]), uv], axis=2) @ frame
+        rays /= np.sqrt(np.einsum("gnk,gnk->gn", rays, rays))[..., None]
         if self.wide.any():
             rays[self.wide] = _sphere(points)
         return rays

@@ -16,6 +16,9 @@ from .ray import RayScene, segments
 from .types import ModelVolume, TerrainGeometry
 
 _MAX_SKIP_ROUNDS = 16
+#: Above this share of rays ending on terrain, one closest-hit pass is cheaper than an
+#: occlusion pass followed by a closest-hit pass on the blocked rays.
+_CLOSEST_HIT_SHARE = 0.4
 
 
 class World:
@@ -30,6 +33,7 @@ class World:
         self._static_dirty = True
         self._models_dirty = True
         self._models_first = False  # query order for blocked_rays, adapted per call
+        self._terrain_blocks_most = False  # first_blockers' terrain pass, adapted per call
         self.terrain_builds = 0  # how many times the terrain BVH was built (for tests)
 
     # ---- building -------------------------------------------------------------------------
@@ -253,13 +257,20 @@ class World:
         solid = len(self.solid_ids)
         result = np.full(n, -1, dtype=np.int64)
         limit = np.asarray(lengths, dtype=np.float64).copy()
-        hit = self.solid_scene.occluded(origins, directions, limit)
-        idx = np.flatnonzero(hit)
-        if len(idx):
+        origins = np.ascontiguousarray(origins, dtype=np.float32)
+        directions = np.ascontiguousarray(directions, dtype=np.float32)
+        if self._terrain_blocks_most:
+            # most rays end on terrain: one closest-hit pass beats occlusion then closest hit
+            idx = np.arange(n)
+            dist, geom = self.solid_scene.first_hit(origins, directions, limit)
+        else:
+            idx = np.flatnonzero(self.solid_scene.occluded(origins, directions, limit))
             dist, geom = self.solid_scene.first_hit(origins[idx], directions[idx], limit[idx])
-            found = geom >= 0
-            result[idx[found]] = geom[found]
-            limit[idx[found]] = dist[found]
+        found = geom >= 0
+        result[idx[found]] = geom[found]
+        limit[idx[found]] = dist[found]
+        if n:
+            self._terrain_blocks_most = bool(found.sum() > _CLOSEST_HIT_SHARE * n)
         if self.models:
             # Occlusion first (cheap); only rays some model might block get first-hit rounds.
             maybe = np.flatnonzero(self.models_scene.occluded(origins, directions, limit))
