@@ -62,9 +62,12 @@ def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
 
 
 def short_label(line: SightLine) -> str:
-    """'boy-1 54% cover' (the legend and the info panel carry the rest)."""
-    status = {"clear": "", "cover": " cover", "hidden": " hidden"}[line.ruling.status]
-    return f"{line.target} {round(100 * line.ruling.visible_fraction)}%{status}"
+    """'boy-1 54% seen, cover', 'boy-2 not visible' (the legend and the info panel carry the
+    rest)."""
+    if line.ruling.status == "hidden":
+        return f"{line.target} not visible"
+    status = ", cover" if line.ruling.status == "cover" else ""
+    return f"{line.target} {round(100 * line.ruling.visible_fraction)}% seen{status}"
 
 
 def draw_samples(parent: NodePath, vis, size: float = SAMPLE_SIZE) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geometry.visibility import SightQuery, Visibility, visibility_many
+from rulesets.core.ruling import cover_value_text
 
 from . import palette
 
@@ -42,9 +43,11 @@ class Ruling:
 
     @property
     def label(self) -> str:
-        """Short text for the line: '62% in cover (4+ ruin-1)'."""
-        pct = f"{round(100 * self.visible_fraction)}%"
-        return f"{pct} {self.cover}" if self.cover else f"{pct} {STATUS_TEXT[self.status]}"
+        """Short text for the line: '62% seen, cover 4+ (ruin-1)', 'not visible'."""
+        if self.status == "hidden":
+            return STATUS_TEXT[self.status]
+        pct = f"{round(100 * self.visible_fraction)}% seen"
+        return f"{pct}, {self.cover}" if self.cover else f"{pct}, {STATUS_TEXT[self.status]}"
 
     def why(self) -> list[str]:
         """Lines explaining the ruling: blockers with the share they hide, then the rule."""
@@ -72,19 +75,10 @@ def geometric_ruling(world, scene, vis: Visibility) -> Ruling:
 
 
 def cover_text(verdict) -> str:
-    """'cover 4+ (ruin-1)', '+2 DEF (wall-1)', ... from a ruleset's Cover."""
+    """'cover 4+ (ruin-1)', 'cover +2 DEF (wall-1)', ... from a ruleset's Cover."""
     value, effect = getattr(verdict, "value", None), getattr(verdict, "effect", "save")
     source = getattr(verdict, "source", None)
-    if value is None:
-        text = "cover"
-    elif effect == "save":
-        text = f"cover {value}+"
-    elif effect == "def":
-        text = f"cover +{value} DEF"
-    elif effect == "to_hit":
-        text = f"cover {value:+d} to hit"
-    else:
-        text = f"cover {value:+d} save"
+    text = "cover" if value is None else f"cover {cover_value_text(value, effect)}"
     return text + (f" ({source})" if source else "")
 
 

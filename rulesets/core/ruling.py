@@ -83,3 +83,17 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "tolist"):
         return value.tolist()
     return value
+
+
+#: How a cover value reads, by what it changes.
+_COVER_FORMATS = {
+    "save": "{}+", "def": "+{} DEF", "to_hit": "{:+d} to hit", "save_mod": "{:+d} save",
+}
+
+
+def cover_value_text(value: Any, effect: str = "save") -> str:
+    """A cover value as a player reads it: '4+' (a save), '+4 DEF', '-1 to hit', '+1 save'."""
+    try:
+        return _COVER_FORMATS.get(effect, "{}").format(value)
+    except (ValueError, TypeError):
+        return str(value)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rulesets.core.board import Board
 from rulesets.core.profiles import ProfileError
 from rulesets.core.ruleset import get_ruleset
+from rulesets.core.ruling import cover_value_text
 from viewer.commands.common import add_scene_argument, load, print_json, table
 from viewer.errors import UsageError
 
@@ -47,20 +48,11 @@ def run(args) -> int:
     return 0
 
 
-#: How a cover value reads, by what it changes (a save, a DEF bonus, a to-hit or save modifier).
-_COVER_FORMATS = {"save": "{}+", "def": "+{} DEF", "to_hit": "{} to hit", "save_mod": "{:+d} save"}
-
-
 def cover_text(cover: dict) -> str:
-    """A cover verdict as a player reads it: '4+', '+4 DEF', '-1 to hit', '+1 save', or '-'."""
+    """A cover verdict of the JSON report as a player reads it ('4+', '+4 DEF'), or '-'."""
     if not cover.get("in_cover"):
         return "-"
-    value = cover.get("value")
-    form = _COVER_FORMATS.get(cover.get("effect", "save"), "{}")
-    try:
-        return form.format(value)
-    except (ValueError, TypeError):
-        return str(value)
+    return cover_value_text(cover.get("value"), cover.get("effect", "save"))
 
 
 def format_report(r: dict) -> str:
