@@ -45,6 +45,23 @@ def opponent(game: Game) -> int:
     return others[0] if others else game.active_player
 
 
+def acting_unit_problem(game: Game, action: Action, rule: str, who: str = "active",
+                        needs_models: bool = True) -> Ruling | None:
+    """Why `action.unit` may not act now, or None: the action needs a unit, the unit must
+    belong to the player whose turn it is (`who` 'active'), to the opponent ('reactive') or to
+    either ('either'), and must have models on the table (unless not `needs_models`)."""
+    if action.unit is None:
+        return Ruling(False, rule, f"'{action.kind}' needs a unit")
+    player = game.unit(action.unit).player
+    want = {"active": game.active_player, "reactive": opponent(game)}.get(who, player)
+    if player != want:
+        return Ruling(False, rule, f"{action.unit} belongs to player {player}; only player "
+                      f"{want}'s units may '{action.kind}' now")
+    if needs_models and not game.board.unit_models(action.unit):
+        return Ruling(False, rule, f"{action.unit} has no models on the table")
+    return None
+
+
 def dispatch_legal(game: Game, action: Action, handlers: dict[str, Handler], rule: str,
                    whose: dict[str, str] | None = None) -> Ruling:
     """Common checks, then the handler. `whose[kind]` says who acts: 'active' (default),
@@ -53,17 +70,10 @@ def dispatch_legal(game: Game, action: Action, handlers: dict[str, Handler], rul
     if handler is None:
         return Ruling(False, rule, f"unknown action {action.kind!r}")
     who = (whose or {}).get(action.kind, "active")
-    if who == "none":
-        return handler(game, action)
-    if action.unit is None:
-        return Ruling(False, rule, f"'{action.kind}' needs a unit")
-    player = game.unit(action.unit).player
-    want = {"active": game.active_player, "reactive": opponent(game)}.get(who, player)
-    if player != want:
-        return Ruling(False, rule, f"{action.unit} belongs to player {player}; only player "
-                      f"{want}'s units may '{action.kind}' now")
-    if not game.board.unit_models(action.unit):
-        return Ruling(False, rule, f"{action.unit} has no models on the table")
+    if who != "none":
+        problem = acting_unit_problem(game, action, rule, who)
+        if problem is not None:
+            return problem
     return handler(game, action)
 
 

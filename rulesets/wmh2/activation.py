@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rulesets.core.ruling import Ruling
+from rulesets.core.state import acting_unit_problem
 
 from . import turn as turns
 from .bodies import bodies
@@ -143,14 +144,10 @@ def speed(game: Game, model: str) -> float:
 
 
 def legal(game: Game, action: Action) -> Ruling:
-    if action.unit is None:
-        return Ruling(False, RULE_ACTIVATION, f"'{action.kind}' needs a unit")
+    problem = acting_unit_problem(game, action, RULE_ACTIVATION)
+    if problem is not None:
+        return problem
     state = game.unit(action.unit)
-    if state.player != game.active_player:
-        return Ruling(False, RULE_ACTIVATION, f"{action.unit} belongs to player "
-                      f"{state.player}; it is player {game.active_player}'s turn")
-    if not game.board.unit_models(action.unit):
-        return Ruling(False, RULE_ACTIVATION, f"{action.unit} has no models on the table")
     if action.kind in CONTROL_ACTIONS:
         return _legal_control(game, action)
     if state.turn.get("done"):
