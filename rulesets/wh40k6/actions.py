@@ -1,8 +1,10 @@
 """40k actions through the phase engine: legality with reasons, resolution with seeded dice.
 
 Actions (mappings): `move` / `arrive` {unit, to | by}; `run` {unit, to | by}; `shoot` {unit,
-target, weapon?, go_to_ground?: the target goes to ground before saves}; `charge` {unit,
-target, overwatch?: default true}; `fight` {unit}. Timed rules are in `turns`.
+target, weapon?, floor?: the ruin floor a blast or template is declared at, go_to_ground?: the
+target goes to ground before saves}; `charge` {unit, target, overwatch?: default true};
+`fight` {unit}; `psychic` {unit, model, power, target, pick?, point?} (see `psychic`). Timed
+rules are in `turns`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rulesets.core.moves import parse_destinations
 from rulesets.core.ruling import Ruling
 
-from . import assault, movement, special
+from . import assault, movement, powers, special
 from .morale import fall_back
 from .resolve import resolve_shooting
 from .shooting import ShotContext, analyse
@@ -95,7 +97,8 @@ def _legal_arrive(game: Game, action: Action) -> Ruling:
 def _legal_run(game: Game, action: Action) -> Ruling:
     state = game.unit(action.unit)
     for flag, why in (("shot", "it has shot"), ("ran", "it has already run"),
-                      ("arrived_deep", "it deep struck")):
+                      ("arrived_deep", "it deep struck"),
+                      ("witchfire_models", "its psyker cast a witchfire power (§8.11)")):
         if state.turn.get(flag):
             return Ruling(False, "wh40k6 §7.2", f"{action.unit} cannot run: {why}")
     for flag, why in (("locked", "it is locked in combat"), ("gone_to_ground", "gone to ground"),
@@ -117,12 +120,16 @@ def _legal_shoot(game: Game, action: Action) -> Ruling:
         return Ruling(False, "wh40k6 §8.1", f"{action.unit} ran this turn: it cannot shoot")
     if state.turn.get("shot"):
         return Ruling(False, "wh40k6 §2.1", f"{action.unit} has already shot this phase")
+    if state.turn.get("witchfire") not in (None, target):
+        return Ruling(False, "wh40k6 §8.11", f"its psyker's witchfire targeted "
+                      f"{state.turn['witchfire']}: {action.unit} shoots at it too")
     if state.status.get("locked"):
         return Ruling(False, "wh40k6 §4.2", f"{action.unit} is locked in combat")
     if game.unit(target).status.get("locked"):
         return Ruling(False, "wh40k6 §4.2", f"{target} is locked in combat: it cannot be shot")
     report = analyse(game.board, action.unit, target,
-                     _context(game, action.unit, action.get("weapon")))
+                     _context(game, action.unit, action.get("weapon"),
+                              floor=action.get("floor")))
     if not report.eligible:
         return Ruling(False, report.rule, report.reason)
     return Ruling(True, report.rule, value=report)
@@ -130,6 +137,9 @@ def _legal_shoot(game: Game, action: Action) -> Ruling:
 
 def _context(game: Game, unit: str, weapon: Any = None, **kw: Any) -> ShotContext:
     state = game.unit(unit)
+    if "only" not in kw and game.phase.name == "shooting" and \
+            state.player == game.active_player:  # a witchfire replaces its shooting (§8.11)
+        kw["hold"] = tuple(state.turn.get("witchfire_models", ()))
     snap = bool(state.status.get("gone_to_ground") or state.status.get("falling_back")
                 or state.status.get("regrouped") or any(
                     game.board.model(m).status.get(k) for m in game.board.unit_models(unit)
@@ -157,7 +167,8 @@ def _legal_fight(game: Game, action: Action) -> Ruling:
 
 
 _LEGAL = {"move": _legal_move, "arrive": _legal_arrive, "run": _legal_run,
-          "shoot": _legal_shoot, "charge": _legal_charge, "fight": _legal_fight}
+          "shoot": _legal_shoot, "charge": _legal_charge, "fight": _legal_fight,
+          "psychic": powers.legal}
 
 
 def _turn_key(game: Game) -> list[int]:
@@ -169,7 +180,7 @@ def _turn_key(game: Game) -> list[int]:
 
 def apply(game: Game, action: Action) -> None:
     {"move": _do_move, "arrive": _do_arrive, "run": _do_run, "shoot": _do_shoot,
-     "charge": _do_charge, "fight": _do_fight}[action.kind](game, action)
+     "charge": _do_charge, "fight": _do_fight, "psychic": powers.apply}[action.kind](game, action)
 
 
 def _do_move(game: Game, action: Action) -> None:
@@ -177,6 +188,8 @@ def _do_move(game: Game, action: Action) -> None:
     dests = parse_destinations(board, unit, action.params)
     limit = _max_move(game, unit)
     pieces = movement.crosses_difficult(board, unit, dests)
+    if not pieces and any(board.profile(m).has("enfeebled") for m in board.unit_models(unit)):
+        pieces = ["open ground (Enfeeble: all terrain is difficult, wh40k6 §8.11)"]
     roll = None
     if pieces and _dangerous_for(game, unit, dests, pieces):
         return
@@ -257,12 +270,16 @@ def _do_run(game: Game, action: Action) -> None:
 def _do_shoot(game: Game, action: Action) -> None:
     target = action.get("target")
     report = analyse(game.board, action.unit, target,
-                     _context(game, action.unit, action.get("weapon")))
+                     _context(game, action.unit, action.get("weapon"),
+                              floor=action.get("floor")))
     gtg = bool(action.get("go_to_ground")) and _may_go_to_ground(game, target)
-    outcome = resolve_shooting(game.board, report, game.roller, go_to_ground=gtg)
+    outcome = resolve_shooting(game.board, report, game.roller, go_to_ground=gtg,
+                               floor=action.get("floor"))
     state = game.unit(action.unit)
     state.turn["shot"] = target
-    state.turn["fired"] = sorted({ln.weapon.kind for ln in report.firing})
+    state.turn["fired"] = sorted({ln.weapon.kind for ln in report.firing}
+                                 | set(state.turn.get("fired", [])))
+    state.turn["fired_models"] = sorted({ln.model for ln in report.firing})
     if gtg:
         game.unit(target).status["gone_to_ground"] = True
     covers = {t.model: t.cover.to_dict() for t in report.targets}

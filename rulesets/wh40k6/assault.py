@@ -65,8 +65,9 @@ def charge_ruling(board: Board, unit: str, target: str, turn: dict[str, Any],
     if fired and not walker:
         return Ruling(False, "wh40k6 §8.6",
                       f"{unit} fired {', '.join(sorted(fired))} weapons this turn")
-    if turn.get("shot") and turn["shot"] != target:
-        return Ruling(False, RULE_CHARGE, f"{unit} shot {turn['shot']}: it may only charge it")
+    shot = turn.get("shot") or turn.get("witchfire")  # a witchfire counts (§8.11)
+    if shot and shot != target:
+        return Ruling(False, RULE_CHARGE, f"{unit} shot {shot}: it may only charge it")
     profiles = [board.profile(m) for m in board.unit_models(unit)]
     if any(p.is_vehicle and not p.is_walker for p in profiles):
         return Ruling(False, RULE_CHARGE, "vehicles other than walkers cannot charge")
@@ -85,6 +86,8 @@ def charge_roll(board: Board, roller: Roller, unit: str, target: str) -> dict[st
     nearest = _nearest_pairs(board, unit, target)
     dests = {m: Dest(board.outline(t).center) for m, t in nearest.items()}
     difficult = crosses_difficult(board, unit, dests)
+    if not difficult and any(board.profile(m).has("enfeebled") for m in board.unit_models(unit)):
+        difficult = ["open ground (Enfeeble, wh40k6 §8.11)"]
     if difficult:
         dice = roller.d6(3, f"{unit} charge through difficult terrain (3D6 drop the highest)")
         distance = sum(sorted(dice)[:2])
@@ -224,6 +227,10 @@ def _attack(board, roller, model, unit, weapon: Weapon, extra, charging, foes, m
     need = melee_to_hit(profile.stat("WS", 1) or 1, ws_def)
     dice = roller.d6(attacks, f"{model} attacks ({need}+ to hit)" if need else
                      f"{model} attacks (automatic hits)")
+    if need and profile.has("re-roll hits"):  # Prescience: re-roll failed hits (§8.11)
+        misses = sum(1 for d in dice if d < need)
+        dice = [d for d in dice if d >= need] + (
+            roller.d6(misses, f"{model} Prescience re-roll ({need}+)") if misses else [])
     hits = sum(1 for d in dice if need == 0 or d >= need)
     wounds = []
     if t_prof.is_vehicle:

@@ -129,6 +129,7 @@ class Profile:
     rules: frozenset[str] = frozenset()
     kinds: frozenset[str] = frozenset()  # vehicle kinds: tank, fast, heavy, open-topped ...
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    powers: tuple[Any, ...] = ()  # psychic power names (or inline power mappings), §8.11
 
     def __getattr__(self, key: str) -> int | None:
         stats = self.__dict__.get("stats", {})
@@ -170,6 +171,19 @@ class Profile:
     def armour(self, facing: str) -> int | None:
         return self.stats.get(facing.capitalize())
 
+    @property
+    def mastery(self) -> int:
+        """Psychic mastery level (§8.11): the `ML` stat, else 1 for a `Psyker` keyword (or
+        `Psyker (Mastery Level N)`), else 0."""
+        ml = self.stats.get("ML")
+        if ml is not None:
+            return int(ml)
+        for rule in self.rules:
+            if rule.startswith("psyker"):
+                digits = re.findall(r"\d+", rule)
+                return int(digits[0]) if digits else 1
+        return 0
+
 
 def parse_profile(raw: dict[str, Any]) -> Profile:
     """A Profile from the merged raw profile (core.profiles.resolve)."""
@@ -182,4 +196,7 @@ def parse_profile(raw: dict[str, Any]) -> Profile:
     weapons = [parse_weapon(w) for w in raw.get("weapons", [])]
     if not any(w.melee for w in weapons):
         weapons.append(Weapon("close combat weapon", None, "User", None, "melee"))
-    return Profile(raw.get("profile"), kind, stats, weapons, rules, kinds, raw)
+    powers = raw.get("powers") or ()
+    if isinstance(powers, (str, dict)):
+        powers = [powers]
+    return Profile(raw.get("profile"), kind, stats, weapons, rules, kinds, raw, tuple(powers))

@@ -4,9 +4,12 @@ casualties. Works on an `analyse` report, so the odds shown and the dice rolled 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from geometry.ray import RayScene
 from rulesets.core.dice import Roller
 
 from .cover import with_modifiers
@@ -14,6 +17,8 @@ from .damage import apply_vehicle_hit
 from .profile import Weapon
 from .shooting import FirerLine, ShootingReport, model_save
 from .special import (
+    RULE_RUINS,
+    blast_floor_hits,
     look_out_sir_need,
     marker_lost,
     scatter_distance,
@@ -37,6 +42,7 @@ class Wound:
     ap: int | None
     firer: str
     result: str = "wound"  # wound | glancing | penetrating
+    only: tuple[str, ...] | None = None  # models it may go to (a blast on one ruin floor)
 
 
 @dataclass
@@ -69,8 +75,9 @@ def roll_hits(roller: Roller, line: FirerLine, bs: int | None, shots: int,
     dice = roller.d6(shots, f"{line.model} to hit with {w.name} ({need.need}+)")
     final = []
     for d in dice:
-        if d < need.need and w.has("twin-linked"):
-            d = roller.one(f"{line.model} twin-linked re-roll")
+        if d < need.need and (w.has("twin-linked") or w.has("re-roll hits")):
+            d = roller.one(f"{line.model} {'twin-linked' if w.has('twin-linked') else 'Prescience'}"
+                           " re-roll")
             final.append(d >= need.need)
         elif d == 1 and need.reroll_need is not None:
             again = roller.one(f"{line.model} BS{bs} re-roll of a 1 ({need.reroll_need}+)")
@@ -85,9 +92,12 @@ def roll_hits(roller: Roller, line: FirerLine, bs: int | None, shots: int,
 
 
 def blast_hits(board: Board, roller: Roller, line: FirerLine, bs: int | None,
-               targets: list[str], out: Outcome) -> int:
+               targets: list[str], out: Outcome, floor: int | None = None,
+               ) -> tuple[int, tuple[str, ...] | None]:
     """Place the marker over the closest visible target model, scatter, count target models
-    under it (§8.7). Models of other units under it are not counted (partial)."""
+    under it (§8.7) on the floor the rules say when it lands in a ruin (§6.3): (hits, the
+    models its wounds may go to, None when any). Models of other units under it are not
+    counted (partial)."""
     w = line.weapon
     aim = board.outline(line.closest).center
     hit = roller.one(f"{line.model} scatter die ({w.name})") <= 2
@@ -98,16 +108,27 @@ def blast_hits(board: Board, roller: Roller, line: FirerLine, bs: int | None,
     out.shots += 1
     if marker_lost(centre, board.world.table):
         out.steps.append({"blast": line.model, "centre": list(centre), "lost": True})
-        return 0
+        return 0, None
     under = [t for t in targets if under_marker(board.outline(t), centre, w.blast)]
-    out.steps.append({"blast": line.model, "centre": [round(c, 3) for c in centre],
-                      "scatter": dist, "under": under})
-    return len(under)
+    step: dict[str, Any] = {"blast": line.model, "centre": [round(c, 3) for c in centre],
+                            "scatter": dist, "under": under}
+    only = None
+    levels = floors_at(board, centre)
+    if levels is not None:  # the marker landed in a ruin with floors
+        declared = max(levels) if w.barrage else (
+            floor if floor is not None else board.floor_of(line.closest) or 0)
+        under = blast_floor_hits({t: board.floor_of(t) or 0 for t in under}, declared, levels)
+        level = (board.floor_of(under[0]) or 0) if under else declared
+        only = tuple(t for t in targets if (board.floor_of(t) or 0) == level)
+        step.update(under=under, floor=level, declared=declared, floors_there=levels,
+                    rule=RULE_RUINS)
+    out.steps.append(step)
+    return len(under), only
 
 
 def resolve_shooting(board: Board, report: ShootingReport, roller: Roller, *,
                      go_to_ground: bool = False, unit_shots: dict[str, int] | None = None,
-                     ) -> Outcome:
+                     floor: int | None = None) -> Outcome:
     """Roll the attack of `report` out and update the board."""
     out = Outcome()
     if not report.eligible:
@@ -122,30 +143,67 @@ def resolve_shooting(board: Board, report: ShootingReport, roller: Roller, *,
         w = lines[0].weapon
         rolled = unit_shots or {}
         if isinstance(lines[0].shots, str) and name not in rolled:
-            rolled[name] = roller.one(f"shots of {name} ({lines[0].shots})")
+            dice = 2 if lines[0].shots == "2D6" else 1
+            rolled[name] = sum(roller.d6(dice, f"shots of {name} ({lines[0].shots})"))
             if lines[0].shots == "D3":
                 rolled[name] = (rolled[name] + 1) // 2
         for ln in lines:
             bs = board.profile(ln.model).stat("BS")
             shots = rolled[name] if isinstance(ln.shots, str) else int(ln.shots)
-            if ln.wall_of_death:
-                hits = shots
-                out.steps.append({"wall_of_death": ln.model, "hits": hits})
+            groups_hit: dict[tuple[str, ...] | None, int] = {}
+            if ln.wall_of_death or w.has("auto hit"):  # Wall of Death; a nova (§8.11)
+                groups_hit[None] = shots
+                key = "wall_of_death" if ln.wall_of_death else "automatic_hits"
+                out.steps.append({key: ln.model, "hits": shots})
             elif w.template:
+                only = _template_floor(board, ln, targets, floor)
                 aim = board.outline(ln.closest).center
-                hits = sum(under_template(board.outline(ln.model), aim, board.outline(t))
-                           for t in targets)
+                groups_hit[only] = sum(
+                    under_template(board.outline(ln.model), aim, board.outline(t))
+                    for t in (targets if only is None else only))
                 out.shots += 1
             elif w.blast:
-                hits = sum(blast_hits(board, roller, ln, bs, targets, out) for _ in range(shots))
+                for _ in range(shots):
+                    n, only = blast_hits(board, roller, ln, bs, targets, out, floor)
+                    groups_hit[only] = groups_hit.get(only, 0) + n
             else:
-                hits = roll_hits(roller, ln, bs, shots, out)
-            out.hits += hits
-            pool += _roll_wounds(board, roller, ln, hits, report, lines_by_model)
+                groups_hit[None] = roll_hits(roller, ln, bs, shots, out)
+            for only, hits in groups_hit.items():
+                out.hits += hits
+                found = _roll_wounds(board, roller, ln, hits, report, lines_by_model)
+                pool += [replace(f, only=only) for f in found]
     out.wounds = len(pool)
     _gets_hot(board, roller, out)
     _allocate(board, roller, report, pool, out, go_to_ground)
     return out
+
+
+def floors_at(board: Board, centre: tuple[float, float]) -> list[int] | None:
+    """Levels of the ruin under a marker's centre that have flooring there (ground first), or
+    None when the centre is not in a ruin with upper floors (§6.3)."""
+    for pid in board.world.pieces_at(centre):
+        entry = board.world.terrain[pid]
+        if len(entry.floors) < 2 or entry.geometry.stand is None:
+            continue
+        scene = RayScene([entry.geometry.stand])
+        levels = [0]
+        for k, z in enumerate(entry.floors[1:], start=1):
+            origin = np.array([[centre[0], centre[1], z + 0.05]])
+            dist, _ = scene.first_hit(origin, np.array([[0.0, 0.0, -1.0]]), np.array([0.3]))
+            if np.isfinite(dist[0]):
+                levels.append(k)
+        return levels
+    return None
+
+
+def _template_floor(board: Board, ln: FirerLine, targets: list[str],
+                    floor: int | None) -> tuple[str, ...] | None:
+    """A template in a ruin hits only the models on the declared floor (the aimed model's by
+    default) (§6.3); None when no target model stands on an upper floor."""
+    if all(not board.floor_of(t) for t in targets) and not floor:
+        return None
+    level = floor if floor is not None else board.floor_of(ln.closest) or 0
+    return tuple(t for t in targets if (board.floor_of(t) or 0) == level)
 
 
 def _roll_wounds(board, roller, ln: FirerLine, hits: int, report, lines_by_model) -> list[Wound]:
@@ -219,10 +277,16 @@ def _allocate(board: Board, roller: Roller, report: ShootingReport, pool: list[W
     order = list(report.order())
     for wound in pool:
         order = [m for m in order if board.model(m).alive]
-        if not order:
+        allowed = order
+        if wound.only is not None:  # a blast on one ruin floor: those models only (§6.3, A28)
+            allowed = [m for m in order if m in wound.only] or sorted(
+                (m for m in wound.only if board.model(m).alive),
+                key=lambda m: board.gap(wound.firer, m) if board.model(wound.firer).on_table
+                else 0.0)
+        if not allowed:
             out.lost += 1
             continue
-        model = order[0]
+        model = allowed[0]
         model = _look_out_sir(board, roller, model, out)
         profile = board.profile(model)
         if profile.is_vehicle:
@@ -284,3 +348,9 @@ class _NoCover:
 
 
 _NO_COVER: Any = _NoCover()
+
+
+def allocate(board: Board, roller: Roller, report: ShootingReport, pool: list[Wound],
+             out: Outcome, go_to_ground: bool = False) -> None:
+    """Allocate and save a pool of wounds (closest first, Look Out Sir, best save) (§8.5)."""
+    _allocate(board, roller, report, pool, out, go_to_ground)

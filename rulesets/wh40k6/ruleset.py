@@ -16,18 +16,25 @@ from .sight import sight_origin, skip_models, target_parts
 if TYPE_CHECKING:
     from rulesets.core.board import Board
     from rulesets.core.game import Action, Game
-    from scenes.model import ModelSpec
+    from scenes.model import ModelSpec, Scene
 
 
 PHASES = (
     Phase("movement", (
+        Step("powers", ("psychic",),
+             "start of the phase: psykers cast blessings and maledictions (Warp Charge, "
+             "psychic test 2D6 <= Ld, Perils of the Warp on a double 1 or 6, Deny the Witch; "
+             "wh40k6 §8.11); passed over when no psyker of the player can cast one"),
         Step("move", ("move", "arrive"),
              "reserves arrive, then units move one at a time (difficult terrain: 2D6 pick the "
              "highest); falling-back units fall back, regroup tests first"),
-    ), "wh40k6 §2.4", "regroup tests and reserve rolls at the start"),
+    ), "wh40k6 §2.4", "Warp Charge refreshed at the start of the player turn; regroup tests "
+       "and reserve rolls at the start"),
     Phase("shooting", (
-        Step("shoot", ("shoot", "run"),
-             "each unit shoots (LoS, range, hit, wound, allocate, save) or runs D6\""),
+        Step("shoot", ("shoot", "run", "psychic"),
+             "each unit shoots (LoS, range, hit, wound, allocate, save) or runs D6\"; a psyker "
+             "may cast one witchfire power (focused, nova, beam, maelstrom) instead of firing "
+             "(wh40k6 §8.11)"),
     ), "wh40k6 §8.1", "morale checks for units that lost 25% at the end"),
     Phase("assault", (
         Step("charge", ("charge",),
@@ -55,8 +62,21 @@ class WH40K6(Ruleset):
 
     # ---- profiles ---------------------------------------------------------------------------
 
+    def raw_profile(self, scene: Scene, spec: ModelSpec) -> dict[str, Any]:
+        """The merged data, with `powers:` from the unit entry or the model (model wins)."""
+        raw = super().raw_profile(scene, spec)
+        for layer in (scene.unit(spec.unit) if spec.unit else None, spec.extra):
+            if layer and layer.get("powers") is not None:
+                raw["powers"] = list(layer["powers"]) if isinstance(layer["powers"], list) \
+                    else [layer["powers"]]
+        return raw
+
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
-        return parse_profile(raw)
+        from .psychic import check_profile
+
+        profile = parse_profile(raw)
+        check_profile(profile)
+        return profile
 
     def starting_wounds(self, profile: Profile) -> int:
         if profile.is_vehicle:

@@ -9,7 +9,8 @@ firing. Probabilities are exact Fractions; `expected_unsaved` follows the alloca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from rulesets.core.ruling import Cover
 from .cover import model_cover, with_modifiers
 from .profile import Profile, Weapon
 from .sight import look
-from .special import night_effect
+from .special import night_effect, template_floor_allowed
 from .tables import Save, best_save, majority_or_highest, p_penetration, p_ranged_hit, to_wound
 from .vehicles import (
     facing_view,
@@ -40,13 +41,14 @@ RULE_RANGE = "wh40k6 §4.1"
 RULE_TYPES = "wh40k6 §8.6"
 RULE_SNAP = "wh40k6 §8.2"
 TEMPLATE_LENGTH = 8.0
+TEMPLATE_ANY_FLOOR = ("jump infantry", "jet pack infantry", "jetbike", "skimmer")  # §6.3
 
 
 @dataclass
 class ShotContext:
     """Circumstances of one shooting attack."""
 
-    weapon: str | dict[str, str] | None = None
+    weapon: str | dict[str, str] | Weapon | None = None
     moved: bool = False
     snap: bool = False
     overwatch: bool = False
@@ -54,6 +56,11 @@ class ShotContext:
     gone_to_ground: bool = False
     night: bool = False
     samples: int = 300
+    only: tuple[str, ...] = ()  # only these models fire (a psyker's witchfire, §8.11)
+    hold: tuple[str, ...] = ()  # these models do not fire (they cast a witchfire instead)
+    ignore_sight: bool = False  # nova / maelstrom: every target model counts as seen (§4.2)
+    friendly_fire: bool = False  # a maelstrom hits friendly units too (§8.11)
+    floor: int | None = None  # the ruin floor a blast or template is declared at (§6.3)
 
 
 @dataclass
@@ -128,10 +135,22 @@ def relentless(profile: Profile) -> bool:
         "monstrous creature", "flying monstrous creature", "bike", "jetbike")
 
 
-def pick_weapons(profile: Profile, choice: str | dict[str, str] | None,
+#: rules a model may gain (psychic blessings, §8.11) that its weapons then carry
+PROFILE_WEAPON_RULES = ("re-roll hits", "ignores cover")
+
+
+def with_profile_rules(w: Weapon, profile: Profile) -> Weapon:
+    """The weapon with the firer's own weapon rules added (Prescience, Perfect Timing)."""
+    extra = {r for r in PROFILE_WEAPON_RULES if profile.has(r)} - w.rules
+    return replace(w, rules=w.rules | extra) if extra else w
+
+
+def pick_weapons(profile: Profile, choice: str | dict[str, str] | Weapon | None,
                  model: str) -> tuple[list[Weapon], str]:
     """Weapons a model fires: the chosen one, or its first ranged weapon that is not a grenade
     (a vehicle fires all its ranged weapons)."""
+    if isinstance(choice, Weapon):
+        return [choice], ""
     if isinstance(choice, dict):
         choice = choice.get(model) or choice.get("*")
     if choice:
@@ -173,13 +192,13 @@ def _range_of(w: Weapon) -> float:
 def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None) -> ShootingReport:
     """Everything about `unit` shooting at `target`, without rolling a die."""
     ctx = ctx or ShotContext()
-    models = board.unit_models(unit)
+    models = [m for m in board.unit_models(unit) if not ctx.only or m in ctx.only]
     targets = board.unit_models(target)
     if not models or not targets:
         who = unit if not models else target
         return ShootingReport(unit, target, False, f"unit {who!r} has no models on the table",
                               RULE_TARGET, [], [])
-    if board.unit_player(unit) == board.unit_player(target):
+    if board.unit_player(unit) == board.unit_player(target) and not ctx.friendly_fire:
         return ShootingReport(unit, target, False, "cannot shoot at a friendly unit",
                               RULE_TARGET, [], [])
     vis = look(board, [(f, t) for f in models for t in targets], ctx.samples)
@@ -189,7 +208,10 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
     for f in models:
         profile: Profile = board.profile(f)
         weapons, why = pick_weapons(profile, ctx.weapon, f)
-        sees = [t for t in targets if vis[(f, t)].visible]
+        weapons = [with_profile_rules(w, profile) for w in weapons]
+        if f in ctx.hold:
+            weapons, why = [], f"{f} cast a witchfire power instead of firing (§8.11)"
+        sees = [t for t in targets if ctx.ignore_sight or vis[(f, t)].visible]
         dists = {t: board.gap(f, t) for t in sees}
         closest = min(dists, key=dists.get) if dists else None
         steady = relentless(profile)
@@ -217,6 +239,12 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
                 line.reason = (f"closest visible model {closest} is {line.distance:.2f}\" away; "
                                f"{w.name} range {rng:g}\" (§4.1): its shots miss")
                 continue
+            if w.template and not template_floor_allowed(
+                    board.floor_of(f) or 0, _declared_floor(board, ctx, closest),
+                    profile.type in TEMPLATE_ANY_FLOOR):
+                line.reason = (f"a template fired from floor {board.floor_of(f) or 0} reaches "
+                               "only its own floor or one above or below (§6.3)")
+                continue
             if profile.is_vehicle:
                 bear = weapon_can_bear(board, f, w, board.position(closest) + [0, 0, 0.5])
                 if not bear:
@@ -232,11 +260,19 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
     firing = [ln for ln in lines if ln.can_fire]
     report = ShootingReport(unit, target, bool(firing), "", RULE_TARGET, lines, [],
                             visibility=vis)
-    if not any(ln.sees for ln in lines):
+    if models and all(f in ctx.hold for f in models):
+        report.reason = f"every model of {unit} cast a witchfire power instead of firing (§8.11)"
+        report.rule = "wh40k6 §8.11"
+    elif not any(ln.sees for ln in lines):
         report.reason = f"no model of {unit} can see any model of {target} (§4.1 quote 1)"
     elif not firing:
         report.reason = "no firing model has a target model in range (§4.1 quote 2)"
         report.rule = RULE_RANGE
+        other = [ln.reason for ln in lines if ln.sees and ln.in_range and ln.reason]
+        if other:
+            report.reason = f"no model can fire: {other[0]}"
+            cited = re.search(r"§\d+\.\d+", other[0])
+            report.rule = f"wh40k6 {cited.group(0)}" if cited else RULE_TYPES
     if ctx.night and firing and board.unit_gap(unit, target) > 36.0 + 1e-9:
         report.eligible = False
         report.reason = "night fighting: the target is more than 36\" away (§8.12)"
@@ -253,13 +289,20 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
     return report
 
 
+def _declared_floor(board: Board, ctx: ShotContext, aimed: str | None) -> int:
+    """The floor a blast or template is declared at: the action's, else the aimed model's."""
+    if ctx.floor is not None:
+        return int(ctx.floor)
+    return (board.floor_of(aimed) or 0) if aimed else 0
+
+
 def _p_hit(w: Weapon, bs: int | None, snap: bool) -> Fraction:
-    if w.template:
+    if w.template or w.has("auto hit"):
         return Fraction(1)
     if w.blast:  # the marker stays on the aimed model: a hit, or an arrow moving 2D6 - BS <= 0
         stays = nd6(2).at_most(bs or 0) if not snap else Fraction(0)
         return Fraction(1, 3) + Fraction(2, 3) * stays
-    return p_ranged_hit(bs, snap, w.has("twin-linked"))
+    return p_ranged_hit(bs, snap, w.has("twin-linked") or w.has("re-roll hits"))
 
 
 def _target_line(board: Board, report: ShootingReport, t: str, shooters: list[str], vis,
@@ -313,7 +356,8 @@ def _odds(board: Board, report: ShootingReport, line: TargetLine, profile: Profi
 
 def model_save(profile: Profile, ap: int | None, cover: Cover, weapon: Weapon) -> Save:
     ignores = weapon.template or weapon.has("ignores cover")
-    return best_save(profile.stat("Sv"), ap, profile.stat("Inv"),
+    sv = None if weapon.has("no armour") else profile.stat("Sv")
+    return best_save(sv, ap, profile.stat("Inv"),
                      None if ignores or not cover.in_cover else cover.value)
 
 

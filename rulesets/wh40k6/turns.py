@@ -1,12 +1,14 @@
-"""Timed 40k rules the phase engine calls (wh40k6 §2.4): reserve rolls and regroup tests at
-the start of the movement phase, morale checks at the end of the movement and shooting phases,
-status expiry at the end of a player turn, game length rolls after game turns 5 to 7."""
+"""Timed 40k rules the phase engine calls (wh40k6 §2.4): Warp Charge at the start of a player
+turn, reserve rolls and regroup tests at the start of the movement phase (then its powers step,
+passed over when no psyker can cast), morale checks at the end of the movement and shooting
+phases, status and psychic effect expiry at the end of a player turn, game length rolls after
+game turns 5 to 7."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import special
+from . import effects, psychic, special
 from .morale import morale_checks, regroup_tests
 
 if TYPE_CHECKING:
@@ -23,7 +25,8 @@ def start_game(game: Game) -> None:
 
 
 def turn_start(game: Game) -> None:
-    """Nothing timed at the very start of a 40k player turn (psychic powers are not modelled)."""
+    """Each psyker of the player regains Warp Charge equal to its mastery level (§2.4)."""
+    psychic.refresh_warp_charge(game)
 
 
 def phase_start(game: Game) -> None:
@@ -40,12 +43,16 @@ def phase_start(game: Game) -> None:
                           reason=ruling.reason, rule=ruling.rule)
             state.status["arriving"] = ruling.ok
     regroup_tests(game)
+    if game.step.name == psychic.POWERS_STEP and not game.over and \
+            not psychic.can_cast_in_step(game, psychic.POWERS_STEP):
+        game.advance()  # no blessing or malediction to cast: straight to the moves
 
 
 def phase_end(game: Game) -> None:
     if game.phase.name in ("movement", "shooting"):
         morale_checks(game)
     if game.phase.name == "assault":  # end of the player turn
+        effects.expire(game)
         for state in game.units.values():
             if state.player == game.active_player:
                 for flag in ("gone_to_ground", "regrouped"):
