@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesets.core.moves import parse_destinations
 from rulesets.core.ruling import Ruling
+from rulesets.core.state import acting_unit_problem
 
 from . import assault, movement, powers, special
 from .morale import fall_back
@@ -32,15 +33,10 @@ def legal(game: Game, action: Action) -> Ruling:
     handler = _LEGAL.get(action.kind)
     if handler is None:
         return Ruling(False, RULE_SEQUENCE, f"unknown action {action.kind!r}")
-    if action.unit is None:
-        return Ruling(False, RULE_SEQUENCE, f"'{action.kind}' needs a unit")
-    state = game.unit(action.unit)
-    if state.player != game.active_player:
-        return Ruling(False, RULE_SEQUENCE, f"{action.unit} belongs to player {state.player}; "
-                      f"it is player {game.active_player}'s turn")
-    if not game.board.unit_models(action.unit) and action.kind != "arrive":
-        return Ruling(False, RULE_SEQUENCE, f"{action.unit} has no models on the table")
-    return handler(game, action)
+    # units arriving from reserves have no models on the table yet
+    problem = acting_unit_problem(game, action, RULE_SEQUENCE,
+                                  needs_models=action.kind != "arrive")
+    return handler(game, action) if problem is None else problem
 
 
 def _legal_move(game: Game, action: Action) -> Ruling:
