@@ -45,14 +45,20 @@ def _unlit(parent: NodePath, name: str, soup: np.ndarray, colour: palette.Colour
 
 
 def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
-                     radius: float = LINE_RADIUS) -> list[ScreenLabel]:
+                     radius: float = LINE_RADIUS, clear_of_eye: float = 0.0) -> list[ScreenLabel]:
     """One tube per line from the observer's eye to the target, coloured by ruling; a label
-    with the visible % and cover above each target."""
+    with the visible % and cover above each target. With the camera at the eye, tubes start
+    `clear_of_eye` inches out (at most half way), so they do not fill the picture."""
     labels = []
     for line in lines:
         end = aim_point(world, line)
+        start = np.asarray(line.start, float)
+        span = end - start
+        length = float(np.linalg.norm(span))
+        if clear_of_eye > 0 and length > 0:
+            start = start + span * min(clear_of_eye / length, 0.5)
         node = _unlit(parent, f"sight-{line.target}",
-                      geom.tubes_soup([line.start], [end], radius), line.ruling.colour)
+                      geom.tubes_soup([start], [end], radius), line.ruling.colour)
         node.set_tag("sight", line.target)
         top = np.asarray(world.models[line.target].mesh.bounds[1], float)
         centre = world.models[line.target].mesh.bounds.mean(axis=0)

@@ -16,6 +16,8 @@ from .rulings import GeometricClassifier, SightLine, classifier_for, sight_lines
 from .scenegraph import SceneGraph, build_scene_graph, draw_models, draw_terrain, ring_node
 from .stage import ScreenLabel, Stage
 
+#: In a model's-eye view, sight lines start this far (inches) from the eye.
+EYE_VIEW_CLEARANCE = 6.0
 
 class SceneView:
     """World + scene drawn on a Stage, with overlays; no window, no input."""
@@ -206,7 +208,10 @@ class SceneView:
             ring = ring_node(self.world.models[self.observer], palette.SELECTED, grow=0.1,
                              width=0.12)
             ring.reparent_to(graph.overlays)
-            labels += overlays.draw_sight_lines(graph.overlays, self.world, self.lines)
+            from_eye = self.view_name.startswith(f"eye:{self.observer}")
+            labels += overlays.draw_sight_lines(graph.overlays, self.world, self.lines,
+                                                clear_of_eye=EYE_VIEW_CLEARANCE if from_eye
+                                                else 0.0)
             line = self.line_to(self.target) if self.target else None
             if line is not None:
                 overlays.draw_samples(graph.overlays, line.visibility)
