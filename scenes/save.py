@@ -68,9 +68,26 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
     return out
 
 
+#: Characters YAML reads as line breaks: PyYAML writes them raw inside single-quoted scalars
+#: when allow_unicode is on, and they then read back as spaces.
+_YAML_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+class _SceneDumper(yaml.SafeDumper):
+    """Safe dumper that double-quotes (and so escapes) strings holding YAML line breaks."""
+
+    def represent_str(self, data: str) -> yaml.ScalarNode:
+        if any(ch in data for ch in _YAML_BREAKS):
+            return self.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+        return super().represent_str(data)
+
+
+_SceneDumper.add_representer(str, _SceneDumper.represent_str)
+
+
 def _dump(data: dict[str, Any]) -> str:
-    return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, allow_unicode=True,
-                          width=100)
+    return yaml.dump(data, Dumper=_SceneDumper, sort_keys=False, default_flow_style=None,
+                     allow_unicode=True, width=100)
 
 
 def scene_to_yaml(scene: Scene) -> str:

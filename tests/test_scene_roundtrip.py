@@ -168,3 +168,14 @@ def test_random_scenes_round_trip(tmp_path, models):
     out = tmp_path / "random.yaml"
     save_scene(scene, out)
     assert load_scene(out) == scene
+
+
+def test_strings_with_yaml_line_breaks_survive(tmp_path):
+    """NEL and the Unicode line/paragraph separators are line breaks to YAML: saved raw they
+    would read back as spaces."""
+    path = write_scene(tmp_path, MINIMAL)
+    scene = load_scene(path)
+    scene.extra["note"] = "first\x85second\u2028third\u2029end"
+    out = tmp_path / "saved.yaml"
+    save_scene(scene, out)
+    assert load_scene(out).extra["note"] == scene.extra["note"]
