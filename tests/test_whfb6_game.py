@@ -161,9 +161,11 @@ def test_w26_magic_phase_cast_and_dispel():
         g.apply(N)
     dice = [e for e in g.log if e.kind == "magic_dice"][0].data
     assert (dice["power"], dice["dispel"]) == (4, 3)  # 2 + level 2; 2 + a level 1 wizard
-    r = g.apply({"do": "cast", "unit": "w", "spell": "fireball", "dice": 4})
+    r = g.apply({"do": "cast", "unit": "w", "spell": "fireball", "dice": 4,
+                 "target": "e"})
     assert not r.ok and "1 to 3" in r.reason
-    assert g.apply({"do": "cast", "unit": "w", "spell": "fireball", "dice": 3}).ok
+    assert g.apply({"do": "cast", "unit": "w", "spell": "fireball", "dice": 3,
+                    "target": "e"}).ok
     cast = [e for e in g.log if e.kind == "cast"][0].data
     if cast["cast"] and not cast["irresistible"]:
         assert g.apply({"do": "dispel", "dice": 2}).ok

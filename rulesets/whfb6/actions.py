@@ -4,8 +4,10 @@ Movement: `charge` {unit, target} and the opponent's `react` {unit, reaction: ho
 stand_and_shoot | flee} (2-1); `rally` {unit} (2-2; untested fleeing units test when the step
 ends); compulsory moves run by themselves (2-3); `charge_move` {unit} (2-4; unmoved chargers
 move when the step ends); `move` / `march` {unit, wheel?, forward?, then_wheel? | front,
-facing | by} and `reform` {unit, facing, files?} (2-5). Magic: `cast` {unit, spell, dice},
-the opponent's `dispel` {dice}. Shooting: `shoot` {unit, target, weapon?}. Close combat:
+facing | by} and `reform` {unit, facing, files?} (2-5); stupid and frenzied units move by
+themselves in 2-3 (`psychology`). Magic: `cast` {unit, spell, dice, target}, the opponent's
+`dispel` {dice}, `dispel_in_play` {spell, target?, dice, player?} (3-6, `spells`).
+Shooting: `shoot` {unit, target, weapon?}. Close combat:
 `fight` {unit} (combats not fought are fought at the end of the phase).
 """
 
@@ -23,17 +25,16 @@ from rulesets.core.state import (
     turn_key,
 )
 
-from . import charge, combat, magic, shooting, tables
+from . import charge, combat, magic, shooting, spells, tables
 from . import formation as fm
 from . import movement as mv
+from . import psychology as psy
 
 if TYPE_CHECKING:
     from rulesets.core.game import Action, Game
 
 RULE_SEQUENCE = "whfb6 §2"
-RULE_PSYCHOLOGY = "whfb6 §11"
 STAGES = (("rally", "compulsory"), ("compulsory", "compulsory"), ("chargers", "remaining"))
-FLEEING_FRIENDS = 4.0
 
 
 def start_game(game: Game) -> None:
@@ -47,9 +48,11 @@ def step_start(game: Game) -> None:
 def phase_start(game: Game) -> None:
     name = game.phase.name
     if name == "start":
-        psychology(game)
+        spells.expire(game)
+        psy.start_of_turn(game)
     elif name == "movement":
         mv.note_march_blocks(game)
+        psy.frenzy_charges(game)
     elif name == "magic":
         magic.start_phase(game)
 
@@ -72,30 +75,6 @@ def _check_tabled(game: Game) -> None:
              if any(game.board.unit_models(u) for u in game.board.units_of(p))]
     if len(alive) == 1 and len(game.turn_order) > 1:
         game.end("the enemy army is destroyed or has fled", winner=alive[0])
-
-
-def psychology(game: Game) -> None:
-    """Start of turn (whfb6 §2 1): stupidity tests; panic for units with fleeing friends
-    within 4" unless they are at least as strong ([GK✓] §11)."""
-    board = game.board
-    for unit in board.units_of(game.active_player):
-        state = game.unit(unit)
-        models = board.unit_models(unit)
-        if not models or state.status.get("fleeing"):
-            continue
-        if any(board.profile(m).has("stupidity") for m in models):
-            ld = charge.ld_of(game, unit)
-            dice = game.roller.d6(2, f"{unit} stupidity test (Ld {ld})")
-            stupid = not tables.leadership_passes(sum(dice), ld)
-            state.turn["stupid"] = stupid
-            game.emit("stupidity", unit, passed=not stupid, rule=RULE_PSYCHOLOGY)
-        fleeing = [u for u in board.units_of(game.active_player) if u != unit and
-                   game.unit(u).status.get("fleeing") and board.unit_models(u) and
-                   mv.unit_gap(game, unit, u) <= FLEEING_FRIENDS]
-        strength = sum(combat.unit_strength(game, u) for u in fleeing)
-        if fleeing and combat.unit_strength(game, unit) < strength:
-            charge.panic_test(game, unit, f"fleeing friends within 4\": {', '.join(fleeing)}",
-                              mv.centre(game, fleeing[0]))
 
 
 def stage_duties(game: Game, everything: bool = False) -> None:
@@ -127,6 +106,7 @@ def _compulsory(game: Game) -> None:
         if st.status.get("fleeing") and game.board.unit_models(unit) and not st.turn.get("fled"):
             st.turn["fled"] = True
             mv.flee(game, unit, _nearest_enemy(game, unit), "compulsory move of a fleeing unit")
+    psy.compulsory(game)
 
 
 def _nearest_enemy(game: Game, unit: str) -> np.ndarray:
@@ -169,10 +149,14 @@ def rally(game: Game, unit: str) -> None:
 def legal(game: Game, action: Action) -> Ruling:
     stage_duties(game)
     return dispatch_legal(game, action, _LEGAL, RULE_SEQUENCE,
-                          {"react": "reactive", "dispel": "none", "fight": "either"})
+                          {"react": "reactive", "dispel": "none", "dispel_in_play": "none",
+                           "fight": "either"})
 
 
 def _legal_charge(game: Game, action: Action) -> Ruling:
+    why = psy.may_act(game, action.unit, "charge")
+    if why:
+        return Ruling(False, psy.RULE_PSYCHOLOGY, why)
     return charge.declare_ruling(game, action.unit, action.get("target"))
 
 
@@ -261,6 +245,9 @@ def _legal_shoot(game: Game, action: Action) -> Ruling:
             return Ruling(False, shooting.RULE_TARGET, f"{action.unit} cannot shoot: {why}")
     if game.unit(target).status.get("engaged"):
         return Ruling(False, shooting.RULE_TARGET, f"{target} is in close combat")
+    why = psy.may_act(game, action.unit, "shoot")
+    if why:
+        return Ruling(False, psy.RULE_PSYCHOLOGY, why)
     report = shooting.analyse(game.board, action.unit, target, _context(game, action))
     if not report.eligible:
         return Ruling(False, report.rule, report.reason)
@@ -289,7 +276,8 @@ _LEGAL = {
     "charge": _legal_charge, "react": _legal_react, "rally": _legal_rally,
     "charge_move": _legal_charge_move, "move": _legal_move,
     "march": lambda g, a: _legal_move(g, a, march=True), "reform": _legal_reform,
-    "cast": magic.legal_cast, "dispel": magic.legal_dispel, "shoot": _legal_shoot,
+    "cast": magic.legal_cast, "dispel": magic.legal_dispel,
+    "dispel_in_play": spells.legal_dispel_in_play, "shoot": _legal_shoot,
     "fight": _legal_fight,
 }
 
@@ -354,6 +342,7 @@ _APPLY = {
     "rally": lambda g, a: rally(g, a.unit),
     "charge_move": lambda g, a: charge.charge_move(g, a.unit),
     "move": _do_move, "march": lambda g, a: _do_move(g, a, march=True), "reform": _do_reform,
-    "cast": magic.cast, "dispel": magic.dispel, "shoot": _do_shoot,
+    "cast": magic.cast, "dispel": magic.dispel,
+    "dispel_in_play": spells.dispel_in_play, "shoot": _do_shoot,
     "fight": lambda g, a: combat.fight(g, a.unit),
 }

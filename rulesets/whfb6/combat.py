@@ -16,7 +16,7 @@ from rulesets.core.state import game_state, slay, turn_key
 
 from . import formation as fm
 from . import movement as mv
-from . import tables
+from . import pursuit, tables
 from .charge import ld_of, panic_test, remove_casualties
 from .profile import Profile
 
@@ -100,6 +100,7 @@ def fight(game: Game, unit: str) -> dict[str, Any]:
             wounds[side_of[u]] += record["counted"]
             strikes.append(record)
     result = _resolve(game, units, side_of, players, wounds)
+    result["first_round"] = first_round
     for u in units:
         st = game.unit(u).status
         st["combat_round"] = rounds[u] + 1
@@ -219,6 +220,11 @@ def _after(game: Game, units: list[str], side_of: dict[str, int], result: dict) 
         return
     winners = [u for u in units if side_of[u] == winner and board.unit_models(u)]
     losers = [u for u in units if side_of[u] != winner and board.unit_models(u)]
+    if result.get("wiped") and tables.overrun_allowed(result["first_round"], not losers):
+        for u in winners:  # whfb6 §7 overrun (W-28)
+            pursuit.overrun(game, u)
+        _panic_friends(game, {u for u in units if not board.unit_models(u)}, units)
+        return
     for u in losers:
         game.unit(u).status.pop("defended", None)  # attackers won: later rounds hit normally
     broken = []
@@ -263,17 +269,9 @@ def _break(game: Game, unit: str, winners: list[str]) -> None:
     if caught and board.unit_models(unit):
         slay(game, board.unit_models(unit))
     d = (np.asarray(fled["to"]) if fled.get("to") else start) - mv.centre(game, w)
-    u = d / (np.linalg.norm(d) or 1.0)
-    form = fm.formation(game, w)
-    if form is not None:
-        dist = float(sum(dice))
-        front = np.asarray(form.front) + u * dist
-        new = fm.Formation((float(front[0]), float(front[1])), fm.facing_of(u), form.files,
-                           form.width, form.depth)
-        if mv.check_block(game, w, new).ok:
-            mv.move_block(game, w, new)
+    moved = pursuit.advance(game, w, d, float(sum(dice)), "pursuit", {unit})
     game.emit("pursue", w, dice=dice, flee=fled["distance"], caught=caught, target=unit,
-              rule=RULE_PURSUE)
+              moved=moved["moved"], contact=moved["contact"], rule=RULE_PURSUE)
 
 
 def _panic_friends(game: Game, defeated: set[str], units: list[str]) -> None:

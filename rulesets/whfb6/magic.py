@@ -1,9 +1,9 @@
 """WHFB 6th magic phase (whfb6 §10): power and dispel dice pools, casting with up to level + 1
 dice, miscasts and Irresistible Force, the opponent's dispel attempt.
 
-Spells are named in `SPELLS` (a magic missile with its casting value, hits and Strength); an
-action may also give `value:` for a spell the engine only logs. Spells in play (3-6) and the
-miscast table (not in the seed) are not modelled: a miscast is logged with its 2D6.
+Spells come from `data/spells.yaml` (`spells.py`: targets, effects, spells in play); an
+action may also give `value:` for a spell the engine only logs. The miscast table is not in
+the seed: a miscast is logged with its 2D6 roll and no result (whfb6 §10.3).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rulesets.core.ruling import Ruling
 from rulesets.core.state import game_state, opponent, pending_spell, set_pending, settle_spell
 
-from . import tables
+from . import psychology, spells, tables
 
 if TYPE_CHECKING:
     from rulesets.core.game import Action, Game
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 RULE_POWER = "whfb6 §10.1"
 RULE_CAST = "whfb6 §10.3"
 RULE_DISPEL = "whfb6 §10.4"
-SPELLS = {"fireball": {"value": 5, "hits": 1, "S": 4, "range": 24}}
+MISCAST_NOTE = "the Miscast table is not in the seed (whfb6 §1, §10.3): no result is applied"
 
 
 def wizard_levels(game: Game, player: int) -> list[int]:
@@ -61,10 +61,16 @@ def legal_cast(game: Game, action: Action) -> Ruling:
         return Ruling(False, RULE_CAST, f"{action.unit} has no wizard")
     level = game.board.profile(models[0]).wizard
     spell = str(action.get("spell", ""))
-    if spell not in SPELLS and action.get("value") is None:
+    if spell not in spells.spell_list() and action.get("value") is None:
         return Ruling(False, RULE_CAST, f"unknown spell {spell!r}; give value: N to log one")
     if (action.unit, spell) in pools(game)["cast"]:
         return Ruling(False, RULE_CAST, f"{action.unit} has already tried {spell} this turn")
+    why = psychology.may_act(game, action.unit, "cast")
+    if why:
+        return Ruling(False, psychology.RULE_PSYCHOLOGY, why)
+    aim = spells.target_ruling(game, action.unit, spell, action.get("target"))
+    if not aim:
+        return aim
     dice = int(action.get("dice", 0) or 0)
     limit = min(tables.max_power_dice(level), pools(game)["power"])
     if not 1 <= dice <= limit:
@@ -76,7 +82,7 @@ def legal_cast(game: Game, action: Action) -> Ruling:
 def cast(game: Game, action: Action) -> None:
     settle_spell(game)
     spell = str(action.get("spell", ""))
-    value = int(action.get("value") or SPELLS.get(spell, {}).get("value", 0))
+    value = int(action.get("value") or spells.spell_list().get(spell, {}).get("value", 0))
     n = int(action.get("dice"))
     pools(game)["power"] -= n
     pools(game)["cast"].append((action.unit, spell))
@@ -86,20 +92,16 @@ def cast(game: Game, action: Action) -> None:
               **result)
     if result["miscast"]:
         roll = game.roller.d6(2, f"{action.unit} miscast table (2D6; table not in the seed)")
-        game.emit("miscast", action.unit, roll=roll, rule=RULE_CAST)
+        game.emit("miscast", action.unit, roll=roll, total=sum(roll), table=None,
+                  note=MISCAST_NOTE, rule=RULE_CAST)
     if not result["cast"]:
         return
     info = {"unit": action.unit, "spell": spell, "total": result["total"],
             "irresistible": result["irresistible"], "target": action.get("target")}
     if result["irresistible"]:
-        _effect(game, info)
+        spells.effect(game, info)
     else:
-        set_pending(game, info, _effect)
-
-
-def _effect(game: Game, spell: dict[str, Any]) -> None:
-    game.emit("spell", spell["unit"], spell=spell["spell"], target=spell.get("target"),
-              rule=RULE_CAST)
+        set_pending(game, info, spells.effect)
 
 
 def legal_dispel(game: Game, action: Action) -> Ruling:

@@ -32,10 +32,9 @@ KEEP_AWAY = 1.0
 
 
 def unit_m(game: Game, unit: str) -> int:
-    """The slowest model's Movement; halved for a stupid unit that failed its test."""
+    """The slowest model's Movement (a stupid unit's half M is `psychology.stupid_move`)."""
     models = game.board.unit_models(unit)
-    m = min(int(game.board.profile(x).stat("M", 4) or 4) for x in models)
-    return m // 2 if game.unit(unit).turn.get("stupid") else m
+    return min(int(game.board.profile(x).stat("M", 4) or 4) for x in models)
 
 
 def signed_turn(a: float, b: float) -> float:

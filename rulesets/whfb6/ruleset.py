@@ -18,20 +18,24 @@ if TYPE_CHECKING:
 
 PHASES = (
     Phase("start", (
-        Step("psychology", (), "stupidity tests; panic for units near fleeing friends"),
+        Step("psychology", (), "stupidity tests; panic for units near fleeing friends; "
+             "the caster's spells in play end"),
     ), "whfb6 §2", "start of turn: psychology tests run by themselves"),
     Phase("movement", (
         Step("declare", ("charge", "react"),
-             "declare charges; the charged player answers: hold, stand_and_shoot or flee",
+             "declare charges (frenzied units by themselves); the charged player answers: "
+             "hold, stand_and_shoot or flee",
              actor="both"),
         Step("rally", ("rally",), "fleeing units test to rally (2D6 <= Ld)"),
-        Step("compulsory", (), "fleeing units that did not rally flee (2D6 or 3D6)"),
+        Step("compulsory", (), "fleeing units that did not rally flee (2D6 or 3D6); frenzied "
+             "units charge; stupid units move half M"),
         Step("chargers", ("charge_move",), "chargers move 2 x M with one wheel, or fail"),
         Step("remaining", ("move", "march", "reform"),
              "other units move M, wheel, reform, or march 2 x M (no enemy within 8\")"),
     ), "whfb6 §2", "2-1 to 2-5"),
     Phase("magic", (
-        Step("cast", ("cast", "dispel"), "cast with power dice; the opponent may dispel",
+        Step("cast", ("cast", "dispel", "dispel_in_play"),
+             "cast with power dice; the opponent may dispel; dispel spells in play (3-6)",
              actor="both"),
     ), "whfb6 §10", "power and dispel dice are generated at the start"),
     Phase("shooting", (

@@ -5,6 +5,7 @@ flee and pursuit, rallying, panic, magic dice (whfb6 §7-§11). No dice are roll
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
 from rulesets.core.dice import nd6
 
@@ -167,6 +168,11 @@ def leadership_passes(dice_total: int, ld: int) -> bool:
     return dice_total <= ld
 
 
+def p_leadership_test(ld: int) -> Fraction:
+    """A Ld test (stupidity, panic, rally) passes on 2D6 <= Ld (§11)."""
+    return nd6(2).p(lambda v: v <= ld)
+
+
 def may_rally(models_now: int, models_start: int) -> bool:
     """A unit needs at least a quarter of its starting models to rally (§7)."""
     return models_now * 4 >= models_start
@@ -221,6 +227,14 @@ def cast_result(dice: list[int], casting_value: int) -> dict[str, object]:
     irresistible = sixes >= 2 and not miscast
     cast = irresistible or (not miscast and total > 2 and total >= casting_value)
     return {"total": total, "cast": cast, "miscast": miscast, "irresistible": irresistible}
+
+
+def p_cast(n: int, casting_value: int) -> Fraction:
+    """Exact chance that n power dice cast a spell of this value (§10.3: two 6s always cast,
+    two 1s never, a total of 1 or 2 fails)."""
+    rolls = list(product(range(1, 7), repeat=n))
+    return Fraction(sum(1 for r in rolls if cast_result(list(r), casting_value)["cast"]),
+                    len(rolls))
 
 
 def dispelled(dice: list[int], casting_total: int) -> bool:
