@@ -137,8 +137,8 @@ def save_png(image: np.ndarray, path: str | Path) -> Path:
 
 
 def save_frames(images: list[np.ndarray], path: str | Path, fps: float = 12.0) -> list[Path]:
-    """Write frames: an animated GIF when path ends in .gif, else numbered PNGs
-    (`name_000.png`, ...). MP4 needs an encoder this project does not depend on yet."""
+    """Write frames: an animated GIF when path ends in .gif, an H.264 video for .mp4 (through
+    imageio-ffmpeg's bundled ffmpeg), else numbered PNGs (`name_000.png`, ...)."""
     from PIL import Image
 
     path = Path(path)
@@ -147,10 +147,37 @@ def save_frames(images: list[np.ndarray], path: str | Path, fps: float = 12.0) -
         first, *rest = [Image.fromarray(im).convert("P", palette=Image.ADAPTIVE) for im in images]
         first.save(path, save_all=True, append_images=rest, duration=int(1000 / fps), loop=0)
         return [path]
-    if suffix in (".mp4", ".webm", ".mov"):
-        raise ValueError("video output needs imageio-ffmpeg, not installed; use .gif or .png")
+    if suffix == ".mp4":
+        return [write_mp4(images, path, fps)]
     stem = path.with_suffix("")
     return [save_png(im, f"{stem}_{i:03d}.png") for i, im in enumerate(images)]
+
+
+def write_mp4(images: list[np.ndarray], path: Path, fps: float = 12.0) -> Path:
+    """Encode (h, w, 3) uint8 frames as H.264 MP4 (yuv420p, so every player shows it); frame
+    sides are padded to even numbers, as the codec needs. Written beside, then renamed."""
+    import imageio_ffmpeg
+
+    height, width = images[0].shape[:2]
+    even = (width + width % 2, height + height % 2)
+    tmp = path.with_name(f".{path.name}.part.mp4")
+    writer = imageio_ffmpeg.write_frames(
+        str(tmp), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
+        macro_block_size=1, ffmpeg_log_level="error",
+    )
+    try:
+        writer.send(None)
+        for image in images:
+            frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
+            frame[:height, :width] = image
+            writer.send(np.ascontiguousarray(frame))
+        writer.close()
+        tmp.replace(path)
+    except BaseException:
+        writer.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
 
 
 def render_demo_pictures(world, scene, out_dir: str | Path, observer: str | None = None,

@@ -11,15 +11,14 @@ from pathlib import Path
 from viewer.commands.common import add_scene_argument, load, require_model
 from viewer.errors import UsageError
 
-FRAME_SUFFIXES = (".png", ".gif")
-VIDEO_SUFFIXES = (".mp4", ".webm", ".mov")
+FRAME_SUFFIXES = (".png", ".gif", ".mp4")
 
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="render a scene offscreen to PNG (or a turntable GIF)")
     add_scene_argument(parser)
     parser.add_argument("--out", required=True, metavar="FILE",
-                        help="output image (.png); with --turntable .gif or numbered .png")
+                        help="output image (.png); with --turntable .gif, .mp4 or numbered .png")
     parser.add_argument("--view", default="iso", metavar="VIEW",
                         help="top | iso | edge1 | edge2 | eye:MODEL[:TARGET] (default iso)")
     parser.add_argument("--size", default="1920x1080", metavar="WxH",
@@ -35,7 +34,7 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--ruler", nargs=2, metavar=("A", "B"),
                         help="measure between two models, base to base")
     parser.add_argument("--turntable", type=int, metavar="N",
-                        help="N frames orbiting the table (GIF or numbered PNGs)")
+                        help="N frames orbiting the table (GIF, MP4 or numbered PNGs)")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend")
     parser.add_argument("--no-rules", action="store_true",
                         help="classify sight lines by geometry, not by the scene's ruleset")
@@ -81,8 +80,6 @@ def check_args(args, scene) -> None:
     if not out.parent.exists() or not out.parent.is_dir():
         raise UsageError(f"cannot write {args.out}: folder {out.parent} does not exist")
     suffix = out.suffix.lower()
-    if suffix in VIDEO_SUFFIXES:
-        raise UsageError(f"{suffix} output needs imageio-ffmpeg, not installed; use .gif or .png")
     allowed = FRAME_SUFFIXES if args.turntable else (".png",)
     if suffix not in allowed:
         raise UsageError(f"--out must end in {' or '.join(allowed)}")
