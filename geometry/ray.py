@@ -18,6 +18,7 @@ import trimesh
 
 try:  # import probe, as trimesh does for its own ray module
     from embreex import mesh_construction as _embree_mesh
+    from embreex import rtcore as _embree_core
     from embreex import rtcore_scene as _embree_scene
 
     HAS_EMBREE = True
@@ -32,11 +33,23 @@ def _as_f32(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.float32)
 
 
+_DEVICE = None
+
+
+def _embree_device():
+    """One Embree device for every scene of the process. A scene made without a device gets
+    a device of its own, and a process holding about a thousand of those crashes (segfault)."""
+    global _DEVICE
+    if _DEVICE is None:
+        _DEVICE = _embree_core.EmbreeDevice()
+    return _DEVICE
+
+
 class _EmbreeBackend:
     """Meshes in one Embree scene; geometry ids follow the order of the meshes."""
 
     def __init__(self, meshes: list[trimesh.Trimesh]):
-        self.scene = _embree_scene.EmbreeScene()
+        self.scene = _embree_scene.EmbreeScene(_embree_device())
         for mesh in meshes:
             _embree_mesh.TriangleMesh(
                 self.scene,

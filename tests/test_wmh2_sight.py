@@ -220,3 +220,19 @@ def test_proving_line_runs_from_front_half_of_a_to_b():
     assert np.hypot(*(q[:2] - np.array(at(10, 3)))) <= base_radius(30) + 1e-6
     assert 0.0 <= q[2] <= 1.75 and 0.0 <= p[2] <= 1.75
     assert s.to_dict()["line"] is not None and s.to_dict()["visible_by_rule"]
+
+
+def test_terrain_index_does_not_keep_its_world_alive():
+    """The index cache is keyed weakly by the world; an index holding the world strongly kept
+    every world (and its Embree scenes) alive, and a long session ran out of Embree devices."""
+    import gc
+    import weakref
+
+    from rulesets.wmh2.terrain import terrain_index
+
+    world = plateau(Sandbox(), 2.0).world()
+    assert terrain_index(world).world is world
+    gone = weakref.ref(world)
+    del world
+    gc.collect()
+    assert gone() is None

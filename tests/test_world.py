@@ -127,3 +127,20 @@ def test_points_to_target_answers_each_sight_point():
     assert fractions[0] == 0.0
     assert fractions == sorted(fractions) and fractions[-1] > 0.9
     assert all(np.allclose(r.eye, p) for r, p in zip(results, points, strict=True))
+
+
+def test_thousands_of_ray_scenes_alive_at_once_share_one_embree_device():
+    """Each Embree scene used to get a device of its own; about a thousand live devices crash
+    the process (segfault), which a long `play` or a big batch reaches. Run apart, so a crash
+    fails this test instead of the whole suite."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, trimesh; from geometry.ray import RayScene; "
+            "box = trimesh.creation.box(); keep = [RayScene([box]) for _ in range(2500)]; "
+            "print(bool(keep[-1].occluded(np.array([[0, 0, 5.0]]), np.array([[0, 0, -1.0]]), "
+            "np.array([10.0]))[0]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "True"

@@ -105,7 +105,9 @@ class TerrainIndex:
     """Ray scenes over one world's terrain for the MK II tests."""
 
     def __init__(self, world: World):
-        self.world = world
+        # weak: `_INDEX` is keyed weakly by the world, so a strong reference from its value
+        # would keep every world (and its Embree scenes) alive for good
+        self._world = weakref.ref(world)
         self.rules = {pid: piece_rules(world, pid) for pid in world.terrain}
         solid = [pid for pid, e in world.terrain.items()
                  if e.geometry.solid is not None and not self.rules[pid].area]
@@ -125,6 +127,13 @@ class TerrainIndex:
                                        float(lo[2]), float(hi[2])))
                 meshes.append(mesh)
         self.area_scene = RayScene(meshes)
+
+    @property
+    def world(self) -> World:
+        world = self._world()
+        if world is None:
+            raise ReferenceError("the world of this terrain index is gone")
+        return world
 
     def occluded(self, origins: np.ndarray, directions: np.ndarray,
                  lengths: np.ndarray) -> np.ndarray:
