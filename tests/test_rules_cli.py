@@ -54,9 +54,11 @@ def test_shoot_not_eligible_and_bad_ids(capsys):
     assert data["eligible"] is False and data["reason"]
     assert main(["shoot", SCENE, "--unit", "nobody", "--target", "boyz-1"]) == 2
     assert "no unit 'nobody'" in capsys.readouterr().err
+    # a weapon the unit does not carry is a bad argument, like an unknown unit
     assert main(["shoot", SCENE, "--unit", "dev-1", "--target", "boyz-1",
-                 "--weapon", "lascannon", "--samples", "100"]) == 0
-    assert "cannot shoot" in capsys.readouterr().out
+                 "--weapon", "lascannon", "--samples", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "no weapon 'lascannon' in unit dev-1" in err and "heavy bolter" in err
 
 
 def test_play_writes_scene_and_log(tmp_path, capsys):

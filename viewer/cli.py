@@ -57,6 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as error:
         print(f"battlesight {args.command}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except OSError as error:
+        # a file the command could not read or write (a folder given for a file, a full disk,
+        # no permission): one line naming it, never a traceback
+        where = next((f for f in (error.filename2, error.filename) if f is not None), "")
+        why = error.strerror or str(error)
+        print(f"battlesight {args.command}: {where}{': ' if where else ''}{why}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ class Context:
     garrisons: dict[str, str] = field(default_factory=dict)  # unit -> feature
     mystic_shield: bool = False
     samples: int = sight.SAMPLES
+    weapon: str | None = None  # only this weapon (by name)
 
 
 @dataclass
@@ -138,14 +139,18 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
     for a in attackers:
         prof: Warscroll = board.profile(a)
         for w in (prof.missile() if ctx.missile else prof.melee()):
+            if ctx.weapon is not None and w.name.lower() != ctx.weapon.lower():
+                continue
             line = AttackLine(a, w, sees=seen.get(a, []))
             report.firers.append(line)
             _judge(board, line, unit, target, targets, ctx, t_prof, hit_mod)
     report.eligible = bool(report.firing)
     if not report.eligible:
         why = [f.reason for f in report.firers if f.reason]
-        report.reason = why[0] if why else f"{unit} has no {'missile' if ctx.missile else 'melee'}"\
-            " weapons"
+        kind = "missile" if ctx.missile else "melee"
+        report.reason = why[0] if why else (
+            f"{unit} has no {kind} weapon {ctx.weapon!r}" if ctx.weapon is not None
+            else f"{unit} has no {kind} weapons")
     fr = sight.fractions(board, attackers, targets, ctx.samples) if ctx.missile and not \
         t_garrison and unit not in ctx.garrisons else {}
     for t in targets:

@@ -76,11 +76,8 @@ class AOS2(HookedRuleset):
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int = 600) -> dict[str, Any]:
-        ctx = attacks.Context(samples=max(16, min(samples, 120)))
-        report = attacks.analyse(board, unit, target, ctx)
-        if weapon:
-            report.firers = [f for f in report.firers if f.weapon.name == weapon]
-        return report.to_dict()
+        ctx = attacks.Context(samples=max(16, min(samples, 120)), weapon=weapon or None)
+        return attacks.analyse(board, unit, target, ctx).to_dict()
 
     def los_report(self, world_or_board: Any, observer: str, target: str,
                    scene: Any = None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ board (scene + world) and appends events with the dice rolled. Every die comes f
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,8 @@ class Action:
         kind = rest.pop("do", None) or rest.pop("action", None)
         if not kind:
             raise ValueError(f"an action needs 'do': {data!r}")
+        if not isinstance(kind, str):
+            raise ValueError(f"'do' must be the name of an action, got {kind!r}")
         unit = rest.pop("unit", None)
         player = rest.pop("player", None)
         return cls(str(kind), None if unit is None else str(unit), rest, player)
@@ -57,6 +60,39 @@ class Action:
             out["player"] = self.player
         out.update(self.params)
         return out
+
+
+#: Parameters the systems read as an id (model, unit, terrain piece, weapon, spell...) ...
+ID_PARAMS = ("target", "model", "feature", "weapon", "spell", "power", "pick", "order",
+             "reaction")
+#: ... as a number ...
+NUMBER_PARAMS = ("facing", "stop_at", "amount", "files")
+#: ... and as a plan offset [dx, dy].
+OFFSET_PARAMS = ("by",)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        math.isfinite(value)
+
+
+def param_problem(action: Action) -> str | None:
+    """Why the parameters of an action have the wrong type (a list where an id goes, text
+    where a number goes...), or None. Systems then read them without tripping over types."""
+    for key in ID_PARAMS:
+        value = action.params.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+            return f"'{action.kind}': '{key}' must be an id, got {value!r}"
+    for key in NUMBER_PARAMS:
+        value = action.params.get(key)
+        if value is not None and not _is_number(value):
+            return f"'{action.kind}': '{key}' must be a number, got {value!r}"
+    for key in OFFSET_PARAMS:
+        value = action.params.get(key)
+        if key in action.params and not (isinstance(value, (list, tuple)) and len(value) == 2
+                                         and all(_is_number(v) for v in value)):
+            return f"'{action.kind}': '{key}' must be [dx, dy] in inches, got {value!r}"
+    return None
 
 
 @dataclass
@@ -189,7 +225,16 @@ class Game:
                           f"'{act.kind}' is not allowed now ({self.where()}); allowed: {allowed}")
         if act.unit is not None and act.unit not in self.units:
             return Ruling(False, "", f"no unit {act.unit!r}")
-        return self.ruleset.legal(self, act)
+        problem = param_problem(act)
+        if problem is not None:
+            return Ruling(False, "", problem)
+        try:
+            return self.ruleset.legal(self, act)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+            # a parameter of a shape the system does not read (`to: [x, y]` where it wants
+            # `{model: [x, y]}`...): a refusal that says so, never an exception
+            why = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            return Ruling(False, "", f"malformed '{act.kind}' action {act.to_dict()}: {why}")
 
     def apply(self, action: dict[str, Any] | Action) -> Result:
         """Resolve an action, or refuse it with the reason (logged as a 'refused' event)."""

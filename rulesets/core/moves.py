@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 if TYPE_CHECKING:
     from .board import Board
@@ -24,18 +27,40 @@ def parse_destinations(board: Board, unit: str, params: dict[str, Any]) -> dict[
     models = board.unit_models(unit)
     out: dict[str, Dest] = {}
     if "by" in params:
-        dx, dy = (float(v) for v in params["by"])
+        dx, dy = parse_point(params["by"], "by")
         for m in models:
             c = board.outline(m).center
             out[m] = Dest((c[0] + dx, c[1] + dy), board.floor_of(m))
-    for key, value in (params.get("to") or {}).items():
+    to = params.get("to") or {}
+    if not isinstance(to, dict):
+        raise ValueError(f"'to' must map models to points ({{model: [x, y]}}), got {to!r}")
+    for key, value in to.items():
         if key not in models:
             raise ValueError(f"{key!r} is not a model of {unit} on the table")
         if isinstance(value, dict):
             at = value.get("at", board.outline(key).center)
-            out[key] = Dest((float(at[0]), float(at[1])), value.get("floor"), value.get("facing"))
+            floor, facing = value.get("floor"), value.get("facing")
+            if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int)):
+                raise ValueError(f"to: {key}: 'floor' must be a floor number, got {floor!r}")
+            if facing is not None and not _number(facing):
+                raise ValueError(f"to: {key}: 'facing' must be a number, got {facing!r}")
+            out[key] = Dest(parse_point(at, f"to: {key}"), floor, facing)
         else:
-            out[key] = Dest((float(value[0]), float(value[1])), None)
+            out[key] = Dest(parse_point(value, f"to: {key}"), None)
     if not out:
         raise ValueError("a move needs 'to: {model: [x, y]}' or 'by: [dx, dy]'")
     return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.floating, np.integer)) and \
+        not isinstance(value, bool) and math.isfinite(value)
+
+
+def parse_point(value: Any, where: str) -> tuple[float, float]:
+    """(x, y) from [x, y]; ValueError naming `where` otherwise."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(_number(v) for v in value):
+        return float(value[0]), float(value[1])
+    raise ValueError(f"{where}: expected [x, y] in inches, got {value!r}")

@@ -196,7 +196,8 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
     """A fresh instance of the ruleset with this id (imports `rulesets.<id>` on first use)."""
-    if ruleset_id not in REGISTRY:
+    # only a plain package name is imported: '../x' or 'a.b' are simply not a ruleset id
+    if ruleset_id not in REGISTRY and isinstance(ruleset_id, str) and ruleset_id.isidentifier():
         try:
             importlib.import_module(f"rulesets.{ruleset_id}")
         except ModuleNotFoundError as exc:

@@ -91,8 +91,10 @@ def decide(board: Board, target: str, views: list[FirerView]) -> Cover:
                 continue
             source = board.unit_of(owner) if kind == "models" else owner
             if best is None or value < best.value:
+                # a forest does not hide what is behind it: sight passes through it (§5.5)
+                how = "seen through" if owner in view.forests else "hidden by"
                 best = Cover(True, value, "save", kind, source, rule, obscured, view.firer,
-                             [f"{share:.0%} hidden by {owner}"])
+                             [f"{share:.0%} {how} {owner}"])
     if best is None:
         return Cover.none(RULE_COVER, worst_seen, f"at most {worst_seen:.0%} obscured")
     best.obscured = worst_seen

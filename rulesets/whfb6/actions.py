@@ -227,6 +227,11 @@ def _legal_reform(game: Game, action: Action) -> Ruling:
         return ok
     if fm.formation(game, action.unit) is None:
         return Ruling(False, fm.RULE_FORMATION, f"{action.unit} has no formation")
+    files, n = action.get("files"), len(game.board.unit_models(action.unit))
+    if files is not None and (isinstance(files, bool) or not isinstance(files, int)
+                              or not 1 <= files <= n):
+        return Ruling(False, fm.RULE_FORMATION, f"'files' must be a whole number from 1 to "
+                      f"{n} (the models of {action.unit}), got {files!r}")
     return Ruling(True, "whfb6 §3")
 
 
@@ -310,8 +315,8 @@ def _do_reform(game: Game, action: Action) -> None:
     unit = action.unit
     form = fm.formation(game, unit)
     n = len(game.board.unit_models(unit))
-    files = int(action.get("files", form.files))
-    facing = float(action.get("facing", form.facing)) % 360.0
+    files = int(form.files if action.get("files") is None else action.get("files"))
+    facing = float(form.facing if action.get("facing") is None else action.get("facing")) % 360.0
     c = form.centre(n)
     probe = fm.Formation((0.0, 0.0), facing, files, form.width, form.depth)
     front = c + probe.forward * probe.ranks(n) * probe.depth / 2.0

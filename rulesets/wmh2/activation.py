@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rulesets.core.moves import parse_point
 from rulesets.core.ruling import Ruling
 from rulesets.core.state import acting_unit_problem
 
@@ -105,7 +106,7 @@ def destinations(game: Game, action: Action) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     to = action.get("to")
     if "by" in action.params:
-        dx, dy = (float(v) for v in action.get("by"))
+        dx, dy = parse_point(action.get("by"), "by")
         for m in models:
             c = board.outline(m).center
             out[m] = {"at": (c[0] + dx, c[1] + dy)}
@@ -113,17 +114,22 @@ def destinations(game: Game, action: Action) -> dict[str, dict[str, Any]]:
         m = single_model(game, action)
         if m is None:
             raise ValueError(f"{action.unit} has several models: give to: {{model: [x, y]}}")
-        out[m] = {"at": (float(to[0]), float(to[1]))}
+        out[m] = {"at": parse_point(to, "to")}
     elif isinstance(to, dict):
         for m, v in to.items():
             if m not in models:
                 raise ValueError(f"{m!r} is not a model of {action.unit} on the table")
             at = v.get("at") if isinstance(v, dict) else v
-            out[m] = {"at": (float(at[0]), float(at[1]))}
+            out[m] = {"at": parse_point(at, f"to: {m}")}
             if isinstance(v, dict):
                 out[m].update({k: v[k] for k in ("facing", "path") if k in v})
+    elif to is not None:
+        raise ValueError(f"'to' must be [x, y] or {{model: [x, y]}}, got {to!r}")
     if "path" in action.params and (m := single_model(game, action)):
-        pts = [tuple(map(float, p)) for p in action.get("path")]
+        path = action.get("path")
+        if not isinstance(path, (list, tuple)) or not path:
+            raise ValueError(f"'path' must be a list of [x, y] points, got {path!r}")
+        pts = [parse_point(p, "path") for p in path]
         out[m] = {"at": pts[-1], "path": pts[:-1]}
     if not out:
         raise ValueError("a move needs to, by or path")
@@ -167,6 +173,10 @@ def _legal_control(game: Game, action: Action) -> Ruling:
     caster = single_model(game, action)
     if caster is None:
         return Ruling(False, turns.RULE_CONTROL, f"{action.unit} is not a single model")
+    key = {"allocate": "to", "leach": "from"}.get(action.kind)
+    if key is not None and not isinstance(action.get(key) or {}, dict):
+        return Ruling(False, turns.RULE_CONTROL, f"'{action.kind}': '{key}' must map models to "
+                      f"amounts ({{model: N}}), got {action.get(key)!r}")
     if action.kind == "allocate":
         return turns.allocate(game, caster, dict(action.get("to") or {}), check_only=True)
     if action.kind == "upkeep":

@@ -197,7 +197,10 @@ def allocate(game: Game, caster: str, to: dict[str, Any], *, check_only: bool = 
         if "cortex" in crippled(board, jack):
             return Ruling(False, RULE_CONTROL, f"{jack}'s cortex is crippled")
         have = int(board.model(jack).status.get("focus", 0))
-        if not isinstance(n, int) or n < 0 or have + n > MAX_FOCUS_ON_JACK:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            return Ruling(False, RULE_CONTROL, f"focus for {jack} must be a whole number of 0 "
+                          f"or more, got {n!r}")
+        if have + n > MAX_FOCUS_ON_JACK:
             return Ruling(False, RULE_CONTROL, f"{jack} would hold {have + n} focus; a warjack "
                           f"holds at most {MAX_FOCUS_ON_JACK}")
         total += n
@@ -219,6 +222,10 @@ def leach(game: Game, warlock: str, source: dict[str, int], *, check_only: bool 
     p = board.profile(warlock)
     if p.type != "warlock":
         return Ruling(False, RULE_FURY, f"{warlock} is not a warlock")
+    for beast, n in source.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            return Ruling(False, RULE_FURY, f"fury from {beast} must be a whole number of 0 or "
+                          f"more, got {n!r}")
     have = int(board.model(warlock).status.get("fury", 0))
     total = sum(int(n) for n in source.values())
     if have + total > p.stat("FURY"):

@@ -25,7 +25,7 @@ from rulesets.layout import (
 from rulesets.layout.batch import Job, analyze_batch
 from scenes import load_scene
 from scenes.model import Scene
-from viewer.commands.common import print_json, table
+from viewer.commands.common import check_output_path, print_json, table
 from viewer.errors import UsageError
 
 FIELDS = ("exposure", "seen_from_1", "seen_from_2", "sees_1", "sees_2")
@@ -102,9 +102,13 @@ def run(args) -> int:
     drawing = args.heatmap is not None or args.save_field is not None
     if drawing and (args.workers is not None or args.scheduler is not None):
         raise UsageError("--heatmap and --save-field run here; leave out --workers/--scheduler")
-    for out in (args.heatmap, args.save_field):
+    for out, what in ((args.heatmap, "--heatmap"), (args.save_field, "--save-field")):
         if out is not None and not Path(out).resolve().parent.is_dir():
             raise UsageError(f"no folder for {out}")
+        if out is not None:
+            for scene in scenes:
+                name = scene.path.stem if scene.path is not None else "scene"
+                check_output_path(_per_scene(out, name, len(scenes) > 1), what)
     if drawing or (len(scenes) == 1 and args.workers is None and args.scheduler is None):
         analyses = [_analyse(s, args) for s in _progress(scenes, len(scenes) > 1)]
         results = [a.figures for a in analyses]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 from geometry.world import World
 from scenes import load_scene
@@ -29,6 +32,25 @@ def require_model(scene: Scene, model_id: str) -> None:
     if model_id not in ids:
         known = ", ".join(ids[:12]) + (" ..." if len(ids) > 12 else "")
         raise UsageError(f"no model {model_id!r} in {scene.path}; models: {known}")
+
+
+def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
+    """The path of an output file, checked before any work: UsageError when it names a
+    folder, when its folder does not exist or when that folder is not writable."""
+    out = Path(path)
+    label = f"{what} {out}" if what else str(out)
+    if out.is_dir():
+        raise UsageError(f"cannot write {label}: it is a folder, give a file name")
+    folder = out.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {label}: folder {folder} does not exist")
+    try:  # what the atomic writers do first: a temporary file in that folder
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise UsageError(f"cannot write {label}: cannot create files in {folder} "
+                         f"({error.strerror or error})") from None
+    return out
 
 
 def print_json(data) -> None:

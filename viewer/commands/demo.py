@@ -3,9 +3,12 @@ pictures of it rendered offscreen: the battle overview and one model's sight lin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from geometry.visibility import SightQuery, visibility_many
 from scenes import DEFAULT_SCENE
 from viewer.commands.common import load, require_model, table
+from viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:
@@ -21,12 +24,15 @@ def add_parser(sub, name: str) -> None:
 
 def run(args) -> int:
     scene, world = load(args.scene)
+    if args.observer is not None:
+        require_model(scene, args.observer)
+    out = Path(args.out)
+    if not args.no_render and out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file: give a folder for the pictures")
     print(f"{scene.name} ({scene.ruleset}, {scene.table[0]:g}x{scene.table[1]:g}\", "
           f"{len(scene.terrain)} terrain pieces, {len(scene.models)} models)")
     print(summary(scene, world))
     if not args.no_render:
-        if args.observer is not None:
-            require_model(scene, args.observer)
         from viewer.render import render_demo_pictures  # imports Panda3D: only when drawing
 
         for path in render_demo_pictures(world, scene, args.out, observer=args.observer):

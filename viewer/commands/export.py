@@ -11,7 +11,7 @@ import trimesh
 
 from geometry.meshfile import glb_bytes
 from geometry.world import World
-from viewer.commands.common import add_scene_argument, load
+from viewer.commands.common import add_scene_argument, check_output_path, load
 from viewer.errors import UsageError
 
 
@@ -25,6 +25,7 @@ def run(args) -> int:
     out = Path(args.out)
     if out.suffix.lower() != ".glb":
         raise UsageError(f"{out}: the output must be a .glb file")
+    check_output_path(out)
     _, world = load(args.scene)
     export_world(world, out)
     print(f"wrote {out} ({len(world.terrain)} terrain pieces, {len(world.models)} models)")

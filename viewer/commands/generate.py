@@ -22,6 +22,7 @@ from viewer.commands.analyze import (
     overrides,
     print_results,
 )
+from viewer.commands.common import check_output_path
 from viewer.errors import UsageError
 
 MAX_COUNT = 100_000
@@ -45,6 +46,9 @@ def run(args) -> int:
         raise UsageError("--count above 1 needs --out (or --analyze)")
     if args.out is not None and not Path(args.out).resolve().parent.is_dir():
         raise UsageError(f"no folder for {args.out}")
+    if args.out is not None:
+        for seed in range(args.seed, args.seed + args.count):
+            check_output_path(out_path(args.out, seed, args.count), "--out")
     if args.deployment is not None:
         try:
             deployment_map(args.ruleset, args.deployment)

@@ -6,8 +6,10 @@ from __future__ import annotations
 from geometry.plan import base_gap
 from geometry.visibility import SightQuery, Visibility, visibility_many
 from geometry.world import World
+from rulesets.core.ruling import cover_value_text
 from scenes.model import Scene
 from viewer.commands.common import add_scene_argument, load, print_json, require_model, table
+from viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:
@@ -25,6 +27,8 @@ def run(args) -> int:
     require_model(scene, args.observer)
     if args.target is not None:
         require_model(scene, args.target)
+        if args.target == args.observer:
+            raise UsageError(f"--to {args.target} is the observer itself: give another model")
         targets = [args.target]
     else:
         targets = [m.id for m in scene.models if m.id != args.observer]
@@ -89,8 +93,8 @@ def _ruling_text(ruling: dict | None) -> str:
         return "-"
     text = "sees" if ruling["visible_by_rule"] else "no sight"
     cover = ruling.get("cover")
-    if isinstance(cover, dict) and cover.get("in_cover"):
-        text += f", cover {cover.get('value')}"
+    if isinstance(cover, dict) and cover.get("in_cover") and ruling["visible_by_rule"]:
+        text += f", cover {cover_value_text(cover.get('value'), cover.get('effect', 'save'))}"
         if cover.get("source"):
             text += f" ({cover['source']})"
     elif isinstance(cover, str):

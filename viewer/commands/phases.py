@@ -30,7 +30,9 @@ def run(args) -> int:
         if phase["doc"]:
             print(f"   {phase['doc']}")
         for step in phase["steps"]:
-            print(f"   - {step['step']}: actions {', '.join(step['actions'])}")
+            acts = ", ".join(step["actions"])
+            acts = f"actions {acts}" if acts else "automatic, no actions"
+            print(f"   - {step['step']}: {acts}")
             if step["doc"]:
                 print(f"     {step['doc']}")
     print(f"any time: {', '.join(CORE_ACTIONS)}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from viewer.commands.common import add_scene_argument, load, require_model
+from viewer.commands.common import add_scene_argument, check_output_path, load, require_model
 from viewer.errors import UsageError
 
 FRAME_SUFFIXES = (".png", ".gif", ".mp4")
@@ -79,6 +79,7 @@ def check_args(args, scene) -> None:
     out = Path(args.out)
     if not out.parent.exists() or not out.parent.is_dir():
         raise UsageError(f"cannot write {args.out}: folder {out.parent} does not exist")
+    check_output_path(out, "--out")
     suffix = out.suffix.lower()
     allowed = FRAME_SUFFIXES if args.turntable else (".png",)
     if suffix not in allowed:

@@ -36,6 +36,11 @@ def run(args) -> int:
             raise UsageError(f"no unit {unit!r} in {scene.path}; units: {known}")
     if args.samples < 16:
         raise UsageError("--samples must be at least 16")
+    if args.weapon is not None:
+        carried = unit_weapons(board, args.unit)
+        if args.weapon.lower() not in {name.lower() for name in carried}:
+            raise UsageError(f"no weapon {args.weapon!r} in unit {args.unit}; its weapons: "
+                             f"{', '.join(carried) or 'none'}")
     try:
         report = ruleset.shooting_report(board, args.unit, args.target, weapon=args.weapon,
                                          moved=args.moved, samples=args.samples)
@@ -48,6 +53,15 @@ def run(args) -> int:
     return 0
 
 
+def unit_weapons(board: Board, unit: str) -> list[str]:
+    """Names of the weapons the unit's models carry (every system's profile lists them)."""
+    names: dict[str, None] = {}
+    for model in board.unit_models(unit, alive=True, on_table=False):
+        for weapon in getattr(board.profile(model), "weapons", None) or ():
+            names.setdefault(str(getattr(weapon, "name", weapon)), None)
+    return list(names)
+
+
 def cover_text(cover: dict) -> str:
     """A cover verdict of the JSON report as a player reads it ('4+', '+4 DEF'), or '-'."""
     if not cover.get("in_cover"):
@@ -55,20 +69,40 @@ def cover_text(cover: dict) -> str:
     return cover_value_text(cover.get("value"), cover.get("effect", "save"))
 
 
+#: widest "why not" cell of the firers table; longer reasons end in "..." (the JSON has them
+#: whole)
+WHY_WIDTH = 72
+
+
+def _why(text: str) -> str:
+    """A reason cut to the table's width at a word, marked as cut, so that a number is never
+    shown half ('range 2' for 'range 24"')."""
+    if len(text) <= WHY_WIDTH:
+        return text
+    cut = text[:WHY_WIDTH - 3].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "..."
+
+
 def format_report(r: dict) -> str:
     head = f"{r['unit']} -> {r['target']}: " + (
         "may shoot" if r["eligible"] else f"cannot shoot: {r['reason']}")
-    firers = table([
-        [f["model"], f.get("weapon") or "-", "yes" if f["can_fire"] else "no",
-         str(len(f["sees"])), "yes" if f["in_range"] else "no", str(f.get("shots", "")),
-         f.get("reason", "")[:60]]
-        for f in r["firers"]], ["firer", "weapon", "fires", "sees", "range", "shots", "why not"])
-    targets = table([
-        [t["model"], "yes" if t["visible"] else "no", f"{t['visible_fraction']:.0%}",
-         cover_text(t["cover"]),
-         t["cover"]["source"] or "-", t["cover"]["rule"], f"{t['p_hit']:.3f}",
-         f"{t['p_wound']:.3f}", f"{t['p_unsaved']:.3f}"]
-        for t in r["targets"]],
-        ["target", "seen", "visible", "cover", "from", "rule", "p_hit", "p_wound", "p_unsaved"])
-    tail = f"expected unsaved wounds: {r['expected_unsaved']:.3f}"
-    return "\n\n".join([head, firers, targets, tail])
+    parts = [head]
+    if r["firers"]:
+        parts.append(table([
+            [f["model"], f.get("weapon") or "-", "yes" if f["can_fire"] else "no",
+             str(len(f["sees"])), "yes" if f["in_range"] else "no", str(f.get("shots", "")),
+             _why(f.get("reason", ""))]
+            for f in r["firers"]],
+            ["firer", "weapon", "fires", "sees", "range", "shots", "why not"]))
+    if r["targets"]:
+        parts.append(table([
+            [t["model"], "yes" if t["visible"] else "no", f"{t['visible_fraction']:.0%}",
+             cover_text(t["cover"]),
+             t["cover"]["source"] or "-", t["cover"]["rule"] or "-", f"{t['p_hit']:.3f}",
+             f"{t['p_wound']:.3f}", f"{t['p_unsaved']:.3f}"]
+            for t in r["targets"]],
+            ["target", "seen", "visible", "cover", "from", "rule", "p_hit", "p_wound",
+             "p_unsaved"]))
+    if r["firers"] or r["targets"]:
+        parts.append(f"expected unsaved wounds: {r['expected_unsaved']:.3f}")
+    return "\n\n".join(parts)

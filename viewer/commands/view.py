@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from viewer.commands.common import add_scene_argument, load, require_model
+from viewer.commands.common import add_scene_argument, check_output_path, load, require_model
 from viewer.commands.render import add_heatmap_options, check_heatmap_options, parse_size
 from viewer.errors import UsageError
 
@@ -48,6 +48,8 @@ def run(args) -> int:
         raise UsageError("--screenshot needs --frames N")
     if args.screenshot and not Path(args.screenshot).parent.is_dir():
         raise UsageError(f"cannot write {args.screenshot}: its folder does not exist")
+    if args.screenshot:
+        check_output_path(args.screenshot, "--screenshot")
     from viewer import platform
 
     if args.frames is None and not platform.has_display():
