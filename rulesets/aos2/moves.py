@@ -16,7 +16,7 @@ import numpy as np
 
 from rulesets.core.lines import length_inside
 from rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
-from rulesets.core.moves import Dest, parse_destinations
+from rulesets.core.moves import Dest, outline_at, parse_destinations, placement
 from rulesets.core.ruling import Ruling
 
 from . import rules
@@ -34,12 +34,6 @@ def parse(board: Board, unit: str, params: dict[str, Any]) -> dict[str, Dest]:
     """{model: Dest} from `to: {model: [x, y] | {at, floor}}` and/or `by: [dx, dy]` (the
     same action format as wh40k6, whose parser this is)."""
     return parse_destinations(board, unit, params)
-
-
-def outline_at(board: Board, model: str, dest: Dest) -> Outline:
-    now = board.outline(model)
-    return Outline(dest.at, board.world.stand_height(dest.at, dest.floor), now.height,
-                   now.radii, now.facing, now.rect)
 
 
 def climb(board: Board, model: str, dest: Dest) -> float:
@@ -83,17 +77,13 @@ def coherent(outlines: list[Outline]) -> bool:
 def check(board: Board, unit: str, dests: dict[str, Dest], limit: float, kind: str,
           allow_near: tuple[str, ...] = ()) -> Ruling:
     """A move of `kind` ('normal', 'run', 'retreat', 'charge', 'pile_in') before the dice."""
-    width, depth = board.world.table
     fly = flies(board, unit)
     enemies = [e for e in enemy_models(board, unit) if board.unit_of(e) not in allow_near]
     final: dict[str, Outline] = {}
     for m, dest in dests.items():
-        if not (0 <= dest.at[0] <= width and 0 <= dest.at[1] <= depth):
-            return Ruling(False, RULE_MOVE, f"{m} would leave the battlefield")
-        try:
-            there = outline_at(board, m, dest)
-        except ValueError as exc:
-            return Ruling(False, RULE_CLIMB, f"{m}: {exc}")
+        there = placement(board, m, dest, RULE_MOVE, RULE_CLIMB)
+        if isinstance(there, Ruling):
+            return there
         dist = path_length(board, m, dest, fly)
         if dist > limit + 1e-6:
             return Ruling(False, RULE_MOVE, f"{m} would move {dist:.2f}\" (climbing counted) "

@@ -1,4 +1,5 @@
-"""Where an action sends models: destinations parsed from `to:` / `by:` (shared by systems)."""
+"""Where an action sends models: destinations parsed from `to:` / `by:`, and where a model
+would stand there (shared by systems)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from .measure import Outline
+from .ruling import Ruling
 
 if TYPE_CHECKING:
     from .board import Board
@@ -64,3 +68,24 @@ def parse_point(value: Any, where: str) -> tuple[float, float]:
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(_number(v) for v in value):
         return float(value[0]), float(value[1])
     raise ValueError(f"{where}: expected [x, y] in inches, got {value!r}")
+
+
+def outline_at(board: Board, model: str, dest: Dest) -> Outline:
+    """The model's outline if it stood at dest (raises ValueError for an impossible floor)."""
+    now = board.outline(model)
+    z = board.world.stand_height(dest.at, dest.floor)
+    facing = now.facing if dest.facing is None else float(dest.facing)
+    return Outline(dest.at, z, now.height, now.radii, facing, now.rect)
+
+
+def placement(board: Board, model: str, dest: Dest, table_rule: str,
+              floor_rule: str) -> Outline | Ruling:
+    """Where the model would stand at dest, or the refusal: off the table (`table_rule`), or
+    on a floor that is not there (`floor_rule`)."""
+    width, depth = board.world.table
+    if not (0 <= dest.at[0] <= width and 0 <= dest.at[1] <= depth):
+        return Ruling(False, table_rule, f"{model} would leave the table at {dest.at}")
+    try:
+        return outline_at(board, model, dest)
+    except ValueError as exc:
+        return Ruling(False, floor_rule, f"{model}: {exc}")

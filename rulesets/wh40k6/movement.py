@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
-from rulesets.core.moves import Dest
+from rulesets.core.moves import Dest, outline_at, placement
 from rulesets.core.ruling import Ruling
 
 from .special import unit_coherent
@@ -49,14 +49,6 @@ def difficult_dice(profile: Any) -> int:
     if profile.type == "monstrous creature" or profile.has("move through cover"):
         return 3
     return 2
-
-
-def outline_at(board: Board, model: str, dest: Dest) -> Outline:
-    """The model's outline if it stood at dest (raises ValueError for an impossible floor)."""
-    now = board.outline(model)
-    z = board.world.stand_height(dest.at, dest.floor)
-    facing = now.facing if dest.facing is None else float(dest.facing)
-    return Outline(dest.at, z, now.height, now.radii, facing, now.rect)
 
 
 #: Height changes below this (a ruin's base slab, a crater rim) are not climbing.
@@ -99,17 +91,13 @@ def check_move(board: Board, unit: str, dests: dict[str, Dest], limit: float, *,
     """Whether the moves are legal before any dice: on the table, within `limit`, climbing
     only where allowed, not through impassable terrain, not within 1" of enemies (unless
     charging them), not onto other models, ending in coherency."""
-    width, depth = board.world.table
     player = board.unit_player(unit)
     final: dict[str, Outline] = {}
     for m, dest in dests.items():
         profile = board.profile(m)
-        if not (0 <= dest.at[0] <= width and 0 <= dest.at[1] <= depth):
-            return Ruling(False, RULE_MOVE, f"{m} would leave the table at {dest.at}")
-        try:
-            there = outline_at(board, m, dest)
-        except ValueError as exc:
-            return Ruling(False, RULE_RUINS, f"{m}: {exc}")
+        there = placement(board, m, dest, RULE_MOVE, RULE_RUINS)
+        if isinstance(there, Ruling):
+            return there
         rise = climb(board, m, dest)
         if rise > 0 and profile.type not in CLIMBERS:
             return Ruling(False, RULE_RUINS, f"{m} ({profile.type}) cannot climb in ruins")
