@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from geometry.meshfile import export_glb, split_parts  # noqa: E402
-from geometry.primitives import box, transform, z_rotation  # noqa: E402
-from geometry.volumes import humanoid_volume  # noqa: E402
+from battlesight.geometry.meshfile import export_glb, split_parts  # noqa: E402
+from battlesight.geometry.primitives import box, transform, z_rotation  # noqa: E402
+from battlesight.geometry.volumes import humanoid_volume  # noqa: E402
 
 TURN_TO_FILE_FRONT = z_rotation(180.0)  # our facing +y -> -y (glTF +Z once y-up)
 

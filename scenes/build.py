@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from geometry import meshfile, ruins, terrain, volumes
-from geometry.types import ModelVolume, TerrainGeometry
-from geometry.world import World
+from battlesight.geometry import meshfile, ruins, terrain, volumes
+from battlesight.geometry.types import ModelVolume, TerrainGeometry
+from battlesight.geometry.world import World
 
 from .model import ModelSpec, Scene, TerrainPiece
 from .paths import resolve_mesh_file

@@ -11,8 +11,7 @@ import math
 from typing import Any
 
 import numpy as np
-
-from geometry.plan import distance_to_edges, point_in_polygon, rotation_2d
+from battlesight.geometry.plan import distance_to_edges, point_in_polygon, rotation_2d
 
 from .footprints import piece_footprint
 from .model import Scene, TerrainPiece

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import trimesh
-
-from geometry.types import ModelVolume, TerrainGeometry
-from geometry.world import World
+from battlesight.geometry.types import ModelVolume, TerrainGeometry
+from battlesight.geometry.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "scenes" / "examples"

@@ -11,12 +11,11 @@ from typing import Any
 
 import numpy as np
 import trimesh
-
-from geometry.types import ModelVolume, TerrainGeometry
-from geometry.world import World
-from rulesets.core.dice import Roller
-from scenes.footprints import rectangle, segment_rectangle
-from scenes.model import MM_PER_INCH, ModelSpec, Scene, TerrainPiece
+from battlesight.geometry.types import ModelVolume, TerrainGeometry
+from battlesight.geometry.world import World
+from battlesight.rulesets.core.dice import Roller
+from battlesight.scenes.footprints import rectangle, segment_rectangle
+from battlesight.scenes.model import MM_PER_INCH, ModelSpec, Scene, TerrainPiece
 
 BASE_THICKNESS = 0.125
 
@@ -112,7 +111,7 @@ class Table:
         return self
 
     def forest(self, piece_id: str, polygon, height: float = 6.0, **data: Any) -> Table:
-        from geometry import terrain
+        from battlesight.geometry import terrain
 
         poly = np.asarray(polygon, float)
         built = terrain.forest(poly, height, trunks=0)
@@ -154,13 +153,13 @@ class Table:
         return self
 
     def board(self):
-        from rulesets.core.board import Board
-        from rulesets.core.ruleset import get_ruleset
+        from battlesight.rulesets.core.board import Board
+        from battlesight.rulesets.core.ruleset import get_ruleset
 
         return Board(self.scene, self.world, get_ruleset(self.scene.ruleset))
 
     def game(self, seed: int = 1, **kw: Any):
-        from rulesets.core.game import Game
+        from battlesight.rulesets.core.game import Game
 
         return Game(self.scene, self.scene.ruleset, seed, world=self.world, **kw)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulesets.aos2 import attacks, cover
+from battlesight.rulesets.aos2 import attacks, cover
+
 from tests.test_whfb6_scenes import board, game, loose, scene
 
 RUIN = {"id": "ruin", "type": "ruin", "at": [20, 20], "size": [12, 8], "height": 5,
@@ -119,7 +120,7 @@ def test_a29_mystical_negates_on_six_and_a33_terrain_is_no_target():
     models = loose("m", 2, "archer", [(10, 11 + 0.5 + 0.63)])
     models += loose("s", 1, "archer", [(10, 25)])
     g = game(scene("aos2", [mystical], models=models), seed=4)
-    from rulesets.aos2 import turn
+    from battlesight.rulesets.aos2 import turn
 
     turn.allocate(g, "m", 1, "test")
     rolls = [r for e in g.log for r in e.rolls if "Mystical" in r["why"]]

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from battlesight.rulesets.aos2 import moves, rules, turn
+from battlesight.rulesets.core.measure import Outline
+from battlesight.scenes import EXAMPLES_DIR
+from battlesight.scenes.loader import load_scene
+from battlesight.viewer.cli import main
 
-from rulesets.aos2 import moves, rules, turn
-from rulesets.core.measure import Outline
-from scenes import EXAMPLES_DIR
-from scenes.loader import load_scene
 from tests.test_whfb6_scenes import board, game, loose, scene
-from viewer.cli import main
 
 N = {"do": "next"}
 SCENE = EXAMPLES_DIR / "aos2_ruins_obstacles.yaml"
@@ -208,7 +208,7 @@ def test_a09_garrison_entry_and_leaving():
 
 
 def _play_script():
-    from viewer.commands.play import read_actions
+    from battlesight.viewer.commands.play import read_actions
 
     actions, seed = read_actions(str(SCRIPT))
     g = game(load_scene(SCENE), seed=seed)

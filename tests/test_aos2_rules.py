@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulesets.aos2 import rules as r
-from rulesets.aos2.warscroll import dice_value, parse_weapon
+from battlesight.rulesets.aos2 import rules as r
+from battlesight.rulesets.aos2.warscroll import dice_value, parse_weapon
 
 
 def test_a03_rend_with_cover():

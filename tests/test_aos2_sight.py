@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rulesets.aos2 import attacks, sight
+from battlesight.rulesets.aos2 import attacks, sight
+
 from tests.test_whfb6_scenes import board, loose, scene
 
 BIG = {"base": 60, "height": 4.0}

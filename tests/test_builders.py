@@ -7,9 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
-
-from geometry.meshfile import export_glb, load_mesh_file, mesh_terrain
-from geometry.primitives import (
+from battlesight.geometry.meshfile import export_glb, load_mesh_file, mesh_terrain
+from battlesight.geometry.primitives import (
     convex_hull_2d,
     distance_to_edges,
     mesh_problems,
@@ -20,9 +19,9 @@ from geometry.primitives import (
     to_table,
     triangulate,
 )
-from geometry.ruins import ruin
-from geometry.terrain import box, crater, forest, hill, wall
-from geometry.types import TerrainGeometry
+from battlesight.geometry.ruins import ruin
+from battlesight.geometry.terrain import box, crater, forest, hill, wall
+from battlesight.geometry.types import TerrainGeometry
 
 ROOT = Path(__file__).resolve().parent.parent
 UP = np.array([0.0, 0.0, 1.0])

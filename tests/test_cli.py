@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 import trimesh
-
-from scenes import EXAMPLES_DIR
-from viewer.cli import main
+from battlesight.scenes import EXAMPLES_DIR
+from battlesight.viewer.cli import main
 
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "viewer.cli", *args], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "battlesight", *args], capture_output=True, text=True, cwd=ROOT
     )
 
 
@@ -44,7 +43,7 @@ BAD_SCENES = {
 @pytest.mark.parametrize("scene", EXAMPLES, ids=lambda p: p.stem)
 def test_examples_validate_and_los_runs_on_each(scene, capsys):
     assert main(["validate", str(scene)]) == 0
-    from scenes import load_scene
+    from battlesight.scenes import load_scene
 
     loaded = load_scene(scene)
     models = loaded.models
@@ -104,7 +103,7 @@ def test_los_pair_json_and_unknown_model(capsys):
 
 def test_los_does_not_import_panda3d():
     code = (
-        "import sys; from viewer.cli import main; "
+        "import sys; from battlesight.viewer.cli import main; "
         f"main(['los', r'{EXAMPLES_DIR / 'demo.yaml'}', '--from', 'sgt', '--to', 'nob']); "
         "assert 'panda3d' not in sys.modules, 'panda3d imported'"
     )
@@ -117,7 +116,7 @@ def test_export_writes_one_node_per_owner(tmp_path):
     out = tmp_path / "demo.glb"
     assert main(["export", str(EXAMPLES_DIR / "demo.yaml"), str(out)]) == 0
     loaded = trimesh.load(out)
-    from scenes import load_scene
+    from battlesight.scenes import load_scene
 
     scene = load_scene(EXAMPLES_DIR / "demo.yaml")
     names = set(loaded.graph.nodes_geometry)
@@ -125,8 +124,8 @@ def test_export_writes_one_node_per_owner(tmp_path):
     assert {p.id for p in scene.terrain} <= names
     assert list(tmp_path.iterdir()) == [out]
     # glTF is y-up: read back through the mesh loader, the table is z-up again
-    from geometry.meshfile import load_mesh_file
-    from scenes.build import build_world
+    from battlesight.geometry.meshfile import load_mesh_file
+    from battlesight.scenes.build import build_world
 
     mesh, _, _ = load_mesh_file(out)
     world = build_world(scene)

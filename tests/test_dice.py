@@ -6,8 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-
-from rulesets.core.dice import (
+from battlesight.rulesets.core.dice import (
     Dist,
     Roller,
     binomial,

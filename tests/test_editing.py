@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from battlesight.scenes import load_scene
+from battlesight.scenes.layout import piece_centre
+from battlesight.viewer.editing import DEFAULTS, LayoutEditor, LiveAnalysis
 
-from scenes import load_scene
-from scenes.layout import piece_centre
 from tests.helpers import RULESET_EXAMPLES
-from viewer.editing import DEFAULTS, LayoutEditor, LiveAnalysis
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ import math
 
 import numpy as np
 import pytest
-
-from scenes import (
+from battlesight.scenes import (
     DEFAULT_SCENE,
     RULESET_IDS,
     load_scene,
@@ -16,7 +15,8 @@ from scenes import (
     point_in_polygon,
     validate_scene_file,
 )
-from scenes.footprints import base_polygon, distance_to_polygon_edges
+from battlesight.scenes.footprints import base_polygon, distance_to_polygon_edges
+
 from tests.helpers import DEMO, EXAMPLE_FILES, RULESET_EXAMPLES
 
 TABLES = {"wh40k6": (72, 48), "wmh2": (48, 48), "whfb6": (72, 48), "aos2": (72, 48)}

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from battlesight.rulesets.core.game import Game
+from battlesight.scenes import EXAMPLES_DIR, load_scene
+from battlesight.scenes.save import scene_to_dict
+from battlesight.viewer.commands.play import play, read_actions
 
-from rulesets.core.game import Game
-from scenes import EXAMPLES_DIR, load_scene
-from scenes.save import scene_to_dict
 from tests.rules_helpers import ScriptedRoller, Table
-from viewer.commands.play import play, read_actions
 
 SCENE = EXAMPLES_DIR / "wh40k6_city_ruins.yaml"
 ACTIONS = Path(__file__).parent / "data" / "wh40k6_city_ruins_actions.yaml"
@@ -219,9 +219,9 @@ def test_s28_morale_check_after_heavy_losses():
 
 def test_example_scene_loads_every_profile():
     scene = load_scene(SCENE)
-    from rulesets.core.board import Board
-    from rulesets.core.ruleset import get_ruleset
-    from scenes.build import build_world
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.ruleset import get_ruleset
+    from battlesight.scenes.build import build_world
 
     board = Board(scene, build_world(scene), get_ruleset("wh40k6"))
     assert board.profile("dev-4").weapon("missile launcher") is not None

@@ -1,6 +1,12 @@
 """Batches of layout analyses: Dask (local worker processes) gives the serial run's figures."""
 
-from rulesets.layout.batch import Job, analyze_batch, comparable, generated_jobs, run_job
+from battlesight.rulesets.layout.batch import (
+    Job,
+    analyze_batch,
+    comparable,
+    generated_jobs,
+    run_job,
+)
 
 GRID = 6.0  # coarse: the test checks equality, not detail
 
@@ -41,7 +47,7 @@ def test_jobs_from_scenes_and_overrides(capsys):
 def test_progress_bar_appears_only_after_a_second(capsys):
     import time
 
-    from rulesets.layout.batch import _bar
+    from battlesight.rulesets.layout.batch import _bar
 
     with _bar(2, progress=True) as bar:
         bar.update(1)

@@ -6,12 +6,12 @@ import sys
 
 import numpy as np
 import pytest
+from battlesight.scenes import load_scene
+from battlesight.viewer.cli import main
+from battlesight.viewer.commands.analyze import format_comparison
 from PIL import Image
 
-from scenes import load_scene
 from tests.helpers import ROOT, RULESET_EXAMPLES
-from viewer.cli import main
-from viewer.commands.analyze import format_comparison
 
 CITY = str(RULESET_EXAMPLES["wh40k6"])
 HILLS = str(RULESET_EXAMPLES["wmh2"])
@@ -100,7 +100,8 @@ def test_generate_analyze_json_and_errors(capsys):
 def test_analyze_bench_and_no_panda3d(tmp_path):
     """The layout commands, the editor and the PNG writer run without importing Panda3D."""
     code = (
-        "import sys; from viewer.cli import main; import viewer.editing, viewer.heatmap_png; "
+        "import sys; from battlesight.viewer.cli import main; "
+        "import battlesight.viewer.editing, battlesight.viewer.heatmap_png; "
         f"assert main(['analyze', {CITY!r}, '--grid', '4', '--heatmap', "
         f"{str(tmp_path / 'h.png')!r}]) == 0; "
         "assert main(['analyze', '--bench', '--grid', '4', '--layouts', '2']) == 0; "

@@ -1,16 +1,15 @@
 """Random legal layouts and the layout checks that judge them."""
 
 import pytest
-
-from rulesets.layout import (
+from battlesight.rulesets.layout import (
     SETUP,
     generate_layout,
     layout_checks,
     legal,
     scene_deployment,
 )
-from scenes import load_scene, save_scene, scene_from_dict
-from scenes.layout import footprints, piece_span, polygon_gap
+from battlesight.scenes import load_scene, save_scene, scene_from_dict
+from battlesight.scenes.layout import footprints, piece_span, polygon_gap
 
 SEEDS = range(8)
 

@@ -18,7 +18,7 @@ ENV = dict(os.environ, BATTLESIGHT_RENDERER="tiny")
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "viewer.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "battlesight", *args], capture_output=True,
                           text=True, cwd=ROOT, env=ENV, timeout=300)
 
 
@@ -79,7 +79,7 @@ def test_render_refuses_bad_arguments_in_one_line(tmp_path, args, words):
 
 
 def test_parser_does_not_import_panda3d():
-    code = ("import sys; from viewer.cli import build_parser; build_parser(); "
+    code = ("import sys; from battlesight.viewer.cli import build_parser; build_parser(); "
             "assert 'panda3d' not in sys.modules")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT)

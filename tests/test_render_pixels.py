@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from geometry.types import MM_PER_INCH  # noqa: E402
-from geometry.world import World  # noqa: E402
-from viewer import palette, platform, samples  # noqa: E402
-from viewer.render import (  # noqa: E402
+from battlesight.geometry.types import MM_PER_INCH  # noqa: E402
+from battlesight.geometry.world import World  # noqa: E402
+from battlesight.viewer import palette, platform, samples  # noqa: E402
+from battlesight.viewer.render import (  # noqa: E402
     OffscreenRenderer,
     RenderSettings,
     apply_settings,
@@ -105,9 +105,9 @@ def test_sight_lines_appear_in_the_colours_the_legend_names(backend):
 
 
 def test_legend_names_the_colours():
-    from viewer.overlays import sight_legend
-    from viewer.rulings import sight_lines
-    from viewer.stage import Stage
+    from battlesight.viewer.overlays import sight_legend
+    from battlesight.viewer.rulings import sight_lines
+    from battlesight.viewer.stage import Stage
 
     lines = sight_lines(lines_world(), None, "eye")
     stage = Stage(640, 360)
@@ -134,7 +134,7 @@ def test_heatmap_field_is_drawn_on_the_table(backend):
 
 
 def test_exposure_field_sees_less_behind_a_block():
-    from viewer.heatmap import exposure_field
+    from battlesight.viewer.heatmap import exposure_field
 
     world = lines_world()
     field = exposure_field(world, observers=["eye"], cell=1.0)
@@ -178,7 +178,7 @@ def test_unknown_model_and_view_are_refused():
 
 
 def test_base_ring_matches_the_base():
-    from viewer.scenegraph import base_radii
+    from battlesight.viewer.scenegraph import base_radii
 
     world = samples.one_model_world()
     rx, ry = base_radii(world.models["solo"])
@@ -186,7 +186,7 @@ def test_base_ring_matches_the_base():
 
 
 def test_backend_choice_and_demo_pictures(tmp_path, monkeypatch):
-    from viewer.render import render_demo_pictures
+    from battlesight.viewer.render import render_demo_pictures
 
     assert "tiny" in platform.available_backends()
     target = platform.make_offscreen(32, 32)  # auto: whichever works here

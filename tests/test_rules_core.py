@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from rulesets.core.game import Action, Game
-from rulesets.core.measure import (
+from battlesight.rulesets.core.game import Action, Game
+from battlesight.rulesets.core.measure import (
     Outline,
     bearing,
     gap_3d,
@@ -17,9 +16,10 @@ from rulesets.core.measure import (
     wholly_within,
     within,
 )
-from rulesets.core.profiles import ProfileError, load_data, resolve
-from rulesets.core.ruleset import REGISTRY, Ruleset, get_ruleset
-from scenes.model import ModelSpec
+from battlesight.rulesets.core.profiles import ProfileError, load_data, resolve
+from battlesight.rulesets.core.ruleset import REGISTRY, Ruleset, get_ruleset
+from battlesight.scenes.model import ModelSpec
+
 from tests.rules_helpers import Table
 
 R32 = 32 / 25.4 / 2

@@ -6,9 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
+from battlesight.scenes import (
+    SceneError,
+    SceneProblem,
+    load_scene,
+    scene_from_dict,
+    validate_scene_file,
+)
+from battlesight.scenes import paths as scene_paths
 
-from scenes import SceneError, SceneProblem, load_scene, scene_from_dict, validate_scene_file
-from scenes import paths as scene_paths
 from tests.helpers import MINIMAL, line_of, minimal_with, write_scene
 
 
@@ -618,7 +624,7 @@ def test_recursive_alias(tmp_path):
 
 
 def test_internal_errors_become_one_line_problems(tmp_path, monkeypatch):
-    from scenes import validate as validate_module
+    from battlesight.scenes import validate as validate_module
 
     def boom(*args, **kwargs):
         raise RuntimeError("bug\nwith two lines")

@@ -6,8 +6,7 @@ import math
 
 import numpy as np
 import pytest
-
-from scenes import (
+from battlesight.scenes import (
     ASSETS_DIR,
     RULESET_IDS,
     TERRAIN_TYPES,
@@ -21,9 +20,10 @@ from scenes import (
     scene_from_dict,
     validate_scene_file,
 )
-from scenes import paths as scene_paths
-from scenes.footprints import base_half_extents, base_polygon, signed_area
-from scenes.model import DEFAULT_WALL_THICKNESS
+from battlesight.scenes import paths as scene_paths
+from battlesight.scenes.footprints import base_half_extents, base_polygon, signed_area
+from battlesight.scenes.model import DEFAULT_WALL_THICKNESS
+
 from tests.helpers import MINIMAL, line_of, minimal_with, write_scene
 
 

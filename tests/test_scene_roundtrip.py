@@ -7,11 +7,17 @@ import stat
 
 import pytest
 import yaml
+from battlesight.scenes import (
+    load_scene,
+    save_scene,
+    scene_from_dict,
+    scene_to_dict,
+    validate_scene_file,
+)
+from battlesight.scenes import save as save_module
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scenes import load_scene, save_scene, scene_from_dict, scene_to_dict, validate_scene_file
-from scenes import save as save_module
 from tests.helpers import EXAMPLE_FILES, EXAMPLES, MINIMAL, write_scene
 
 UNKNOWN_EVERYWHERE = """\

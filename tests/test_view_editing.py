@@ -12,16 +12,17 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from rulesets.layout import analyze_scene  # noqa: E402
-from scenes import load_scene  # noqa: E402
-from scenes.build import build_world  # noqa: E402
-from scenes.layout import piece_centre  # noqa: E402
+from battlesight.rulesets.layout import analyze_scene  # noqa: E402
+from battlesight.scenes import load_scene  # noqa: E402
+from battlesight.scenes.build import build_world  # noqa: E402
+from battlesight.scenes.layout import piece_centre  # noqa: E402
+from battlesight.viewer import samples  # noqa: E402
+from battlesight.viewer.edit_mode import EDIT_HELP, KINDS  # noqa: E402
+from battlesight.viewer.heatmap import EYES  # noqa: E402
+from battlesight.viewer.interact import Controller  # noqa: E402
+from battlesight.viewer.render import OffscreenRenderer, RenderSettings, apply_settings  # noqa: E402
+
 from tests.helpers import write_scene  # noqa: E402
-from viewer import samples  # noqa: E402
-from viewer.edit_mode import EDIT_HELP, KINDS  # noqa: E402
-from viewer.heatmap import EYES  # noqa: E402
-from viewer.interact import Controller  # noqa: E402
-from viewer.render import OffscreenRenderer, RenderSettings, apply_settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GRID = 4.0  # analysis grid: 12 x 12 cells, milliseconds
@@ -281,7 +282,7 @@ def test_view_command_screenshot_in_edit_mode(tmp_path):
     env = dict(os.environ, BATTLESIGHT_RENDERER="tiny")
     env.pop("DISPLAY", None)
     result = subprocess.run(
-        [sys.executable, "-m", "viewer.cli", "view", str(path), "--frames", "2", "--edit",
+        [sys.executable, "-m", "battlesight", "view", str(path), "--frames", "2", "--edit",
          "--heatmap", "--grid", "4", "--size", "320x200", "--screenshot", str(shot)],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert result.returncode == 0, result.stderr

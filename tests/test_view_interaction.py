@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from viewer import samples  # noqa: E402
-from viewer.interact import HELP, Controller  # noqa: E402
-from viewer.render import OffscreenRenderer  # noqa: E402
-from viewer.rulings import GEOMETRIC_RULE  # noqa: E402
+from battlesight.viewer import samples  # noqa: E402
+from battlesight.viewer.interact import HELP, Controller  # noqa: E402
+from battlesight.viewer.render import OffscreenRenderer  # noqa: E402
+from battlesight.viewer.rulings import GEOMETRIC_RULE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "scenes" / "examples" / "demo.yaml"
@@ -70,7 +70,7 @@ def test_hovering_a_sight_line_explains_it(app):
     controller, _ = app
     controller.select("red-boss")
     line = controller.view.line_to("blue-4")
-    from viewer.overlays import aim_point
+    from battlesight.viewer.overlays import aim_point
 
     ends, _ = controller.view.stage.project(np.array([line.start, aim_point(
         controller.view.world, line)]))
@@ -172,7 +172,7 @@ def test_view_command_runs_headless_frames(tmp_path):
     env = dict(os.environ, BATTLESIGHT_RENDERER="tiny")
     env.pop("DISPLAY", None)
     result = subprocess.run(
-        [sys.executable, "-m", "viewer.cli", "view", str(DEMO), "--frames", "3",
+        [sys.executable, "-m", "battlesight", "view", str(DEMO), "--frames", "3",
          "--select", "sgt", "--size", "320x200", "--screenshot", str(shot)],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -182,6 +182,6 @@ def test_view_command_runs_headless_frames(tmp_path):
         assert im.size == (320, 200)
         pixels = np.asarray(im.convert("RGB"))
     assert pixels.reshape(-1, 3).std(axis=0).max() > 10
-    refused = subprocess.run([sys.executable, "-m", "viewer.cli", "view", str(DEMO)],
+    refused = subprocess.run([sys.executable, "-m", "battlesight", "view", str(DEMO)],
                              capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert refused.returncode == 2 and "no display" in refused.stderr

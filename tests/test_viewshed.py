@@ -3,11 +3,10 @@ sight against a brute-force reference (one segment per pair and height pair)."""
 
 import numpy as np
 import pytest
-
-from geometry import ruins, terrain
-from geometry.plan import point_in_polygon
-from geometry.ray import RayScene
-from geometry.viewshed import (
+from battlesight.geometry import ruins, terrain
+from battlesight.geometry.plan import point_in_polygon
+from battlesight.geometry.ray import RayScene
+from battlesight.geometry.viewshed import (
     SightTest,
     crossing_lengths,
     grid_centres,
@@ -17,7 +16,7 @@ from geometry.viewshed import (
     stand_surface,
     standing_grid,
 )
-from geometry.world import World
+from battlesight.geometry.world import World
 
 FOREST = [[14, 4], [20, 4], [20, 10], [14, 10]]
 

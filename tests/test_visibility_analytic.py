@@ -7,10 +7,10 @@ with the cylinder and the wall in closed form with numpy.
 
 import numpy as np
 import pytest
+from battlesight.geometry.visibility import visibility
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geometry.visibility import visibility
 from tests.helpers import cylinder_world, wall_geometry
 
 RADIUS, HEIGHT, EYE = 0.63, 1.6, 1.44
@@ -92,8 +92,7 @@ def test_tall_box_hides_half_the_target_sideways():
     """A tall box whose face lies in the vertical plane through the eye and the target's axis
     hides exactly the half of the silhouette on its side."""
     import trimesh
-
-    from geometry.types import TerrainGeometry
+    from battlesight.geometry.types import TerrainGeometry
 
     world = cylinder_world([(0.0, 0.0), (12.0, 0.0)], RADIUS, HEIGHT, EYE)
     block = trimesh.creation.box([2.0, 3.0, 6.0])

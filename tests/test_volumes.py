@@ -7,11 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
-
-from geometry.meshfile import export_glb
-from geometry.primitives import mesh_problems
-from geometry.types import ModelVolume
-from geometry.volumes import (
+from battlesight.geometry.meshfile import export_glb
+from battlesight.geometry.primitives import mesh_problems
+from battlesight.geometry.types import ModelVolume
+from battlesight.geometry.volumes import (
     BASE_THICKNESS,
     base_radii,
     cylinder_volume,

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import trimesh
+from battlesight.geometry.types import TerrainGeometry
+from battlesight.rulesets.core.game import Game
+from battlesight.rulesets.wh40k6.resolve import floors_at, resolve_shooting
+from battlesight.rulesets.wh40k6.shooting import ShotContext, analyse
+from battlesight.scenes.footprints import rectangle
 
-from geometry.types import TerrainGeometry
-from rulesets.core.game import Game
-from rulesets.wh40k6.resolve import floors_at, resolve_shooting
-from rulesets.wh40k6.shooting import ShotContext, analyse
-from scenes.footprints import rectangle
 from tests.rules_helpers import ScriptedRoller, Table
 
 GROUND = {"orks-1": (29.5, 28.0), "orks-2": (30.8, 28.0)}

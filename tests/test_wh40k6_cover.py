@@ -6,19 +6,19 @@ import math
 
 import numpy as np
 import pytest
-
-from rulesets.core.measure import Outline
-from rulesets.wh40k6.cover import FirerView, barrage_cover, decide
-from rulesets.wh40k6.profile import parse_weapon
-from rulesets.wh40k6.shooting import ShotContext, analyse, model_save
-from rulesets.wh40k6.special import coherent, engaged
-from rulesets.wh40k6.vehicles import (
+from battlesight.rulesets.core.measure import Outline
+from battlesight.rulesets.wh40k6.cover import FirerView, barrage_cover, decide
+from battlesight.rulesets.wh40k6.profile import parse_weapon
+from battlesight.rulesets.wh40k6.shooting import ShotContext, analyse, model_save
+from battlesight.rulesets.wh40k6.special import coherent, engaged
+from battlesight.rulesets.wh40k6.vehicles import (
     FacingView,
     max_penetration,
     shot_facing,
     vehicle_cover,
     weapon_can_bear,
 )
+
 from tests.rules_helpers import Table
 
 CTX = ShotContext(samples=400)
@@ -163,7 +163,7 @@ def test_s10_templates_ignore_cover():
     t = Table()
     t.model("gm", "guard", 2, (30, 24), "imperial-guardsman")
     guard = t.board().profile("gm")
-    from rulesets.core.ruling import Cover
+    from battlesight.rulesets.core.ruling import Cover
 
     ruin = Cover(True, 4, kind="terrain", source="ruin")
     save = model_save(guard, flamer.ap, ruin, flamer)

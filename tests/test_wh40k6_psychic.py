@@ -10,11 +10,10 @@ import json
 from fractions import Fraction
 
 import pytest
-
-from rulesets.core.dice import nd6, p_leadership
-from rulesets.core.game import Game
-from rulesets.core.profiles import ProfileError
-from rulesets.wh40k6.psychic import (
+from battlesight.rulesets.core.dice import nd6, p_leadership
+from battlesight.rulesets.core.game import Game
+from battlesight.rulesets.core.profiles import ProfileError
+from battlesight.rulesets.wh40k6.psychic import (
     P_PERILS,
     deny_modifier,
     deny_options,
@@ -26,7 +25,8 @@ from rulesets.wh40k6.psychic import (
     power,
     shriek_wounds,
 )
-from rulesets.wh40k6.sight import look
+from battlesight.rulesets.wh40k6.sight import look
+
 from tests.rules_helpers import ScriptedRoller, Table
 
 R = 32 / 25.4  # a 32 mm base's diameter in inches

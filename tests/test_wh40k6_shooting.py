@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulesets.core.dice import binomial
-from rulesets.wh40k6.damage import apply_vehicle_hit
-from rulesets.wh40k6.profile import parse_weapon
-from rulesets.wh40k6.resolve import Outcome, Wound, _allocate, resolve_shooting
-from rulesets.wh40k6.shooting import ShotContext, analyse
+from battlesight.rulesets.core.dice import binomial
+from battlesight.rulesets.wh40k6.damage import apply_vehicle_hit
+from battlesight.rulesets.wh40k6.profile import parse_weapon
+from battlesight.rulesets.wh40k6.resolve import Outcome, Wound, _allocate, resolve_shooting
+from battlesight.rulesets.wh40k6.shooting import ShotContext, analyse
+
 from tests.rules_helpers import ScriptedRoller, Table
 
 CTX = ShotContext(samples=300)
@@ -144,7 +145,7 @@ def test_resolve_is_deterministic_and_removes_casualties():
     results = []
     for _ in range(2):
         board = s12_table().board()
-        from rulesets.core.dice import Roller
+        from battlesight.rulesets.core.dice import Roller
 
         out = resolve_shooting(board, analyse(board, "tac", "guard", CTX), Roller(11))
         results.append((out.to_dict(), sorted(m for m, s in board.models.items() if s.alive)))

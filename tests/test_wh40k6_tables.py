@@ -6,13 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from rulesets.core.dice import p_target
-from rulesets.core.measure import Outline
-from rulesets.wh40k6.morale import needs_morale_check, sweeping_advance
-from rulesets.wh40k6.profile import parse_profile, parse_weapon
-from rulesets.wh40k6.shooting import shots_and_limits
-from rulesets.wh40k6.special import (
+from battlesight.rulesets.core.dice import p_target
+from battlesight.rulesets.core.measure import Outline
+from battlesight.rulesets.wh40k6.morale import needs_morale_check, sweeping_advance
+from battlesight.rulesets.wh40k6.profile import parse_profile, parse_weapon
+from battlesight.rulesets.wh40k6.shooting import shots_and_limits
+from battlesight.rulesets.wh40k6.special import (
     blast_floor_hits,
     can_climb_to,
     climb_options,
@@ -32,7 +31,7 @@ from rulesets.wh40k6.special import (
     template_floor_allowed,
     under_marker,
 )
-from rulesets.wh40k6.tables import (
+from battlesight.rulesets.wh40k6.tables import (
     best_save,
     cover_with_modifiers,
     damage_result,
@@ -44,7 +43,12 @@ from rulesets.wh40k6.tables import (
     ranged_to_hit,
     to_wound,
 )
-from rulesets.wh40k6.vehicles import full_bs_weapons, jink_cover, speed_of, zooming_flyer_crashes
+from battlesight.rulesets.wh40k6.vehicles import (
+    full_bs_weapons,
+    jink_cover,
+    speed_of,
+    zooming_flyer_crashes,
+)
 
 
 def test_s01_ranged_to_hit_by_bs():

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from battlesight.rulesets.whfb6 import tables
+from battlesight.scenes import EXAMPLES_DIR
+from battlesight.scenes.loader import load_scene
+from battlesight.viewer.cli import main
 
-from rulesets.whfb6 import tables
-from scenes import EXAMPLES_DIR
-from scenes.loader import load_scene
 from tests.test_whfb6_scenes import block, game, scene
-from viewer.cli import main
 
 N = {"do": "next"}
 TO_DECLARE = [N]  # start -> movement (declare)
@@ -102,7 +102,7 @@ def test_w27_w28_contacts_that_count_as_charges():
 
 
 def _play(seed: int = 5):
-    from viewer.commands.play import read_actions
+    from battlesight.viewer.commands.play import read_actions
 
     actions, file_seed = read_actions(str(SCRIPT))
     g = game(load_scene(SCENE), seed=file_seed if seed is None else seed)
@@ -141,9 +141,9 @@ def test_commands_run_whfb6(capsys, tmp_path):
 
 @pytest.mark.parametrize("unit,target", [("handgunners", "orc-boyz")])
 def test_shooting_report_out_of_range(unit, target):
-    from rulesets.core.board import Board
-    from rulesets.core.ruleset import get_ruleset
-    from scenes.build import build_world
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.ruleset import get_ruleset
+    from battlesight.scenes.build import build_world
 
     s = load_scene(SCENE)
     b = Board(s, build_world(s), get_ruleset("whfb6"))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulesets.whfb6 import shooting, spells, tables
+from battlesight.rulesets.whfb6 import shooting, spells, tables
+
 from tests.rules_helpers import ScriptedRoller
 from tests.test_whfb6_psychology import _kinds, _unit
 from tests.test_whfb6_scenes import game, loose, scene

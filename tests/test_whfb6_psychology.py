@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulesets.whfb6 import psychology, tables
+from battlesight.rulesets.whfb6 import psychology, tables
+
 from tests.rules_helpers import ScriptedRoller
 from tests.test_whfb6_scenes import block, game, scene
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rulesets.core.board import Board
-from rulesets.core.game import Game
-from rulesets.core.ruleset import get_ruleset
-from rulesets.whfb6.formation import Formation, casualties, rank_sizes
-from scenes.build import build_world
-from scenes.loader import scene_from_dict
-from scenes.model import MM_PER_INCH, Scene
+from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.game import Game
+from battlesight.rulesets.core.ruleset import get_ruleset
+from battlesight.rulesets.whfb6.formation import Formation, casualties, rank_sizes
+from battlesight.scenes.build import build_world
+from battlesight.scenes.loader import scene_from_dict
+from battlesight.scenes.model import MM_PER_INCH, Scene
 
 
 def scene(ruleset: str, terrain: list[dict] | None = None, units: list[dict] | None = None,
@@ -70,8 +70,8 @@ def test_wheel_costs_the_outer_corner_arc():
 
 
 def test_example_scene_formations_are_kept_and_checked():
-    from scenes import EXAMPLES_DIR
-    from scenes.loader import load_scene
+    from battlesight.scenes import EXAMPLES_DIR
+    from battlesight.scenes.loader import load_scene
 
     g = game(load_scene(EXAMPLES_DIR / "whfb6_village.yaml"))
     assert not [e for e in g.log if e.kind == "formation"]

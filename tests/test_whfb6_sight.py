@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rulesets.whfb6 import shooting, sight
+from battlesight.rulesets.whfb6 import shooting, sight
+
 from tests.test_whfb6_scenes import block, board, loose, scene
 
 ARCHER = {"stats": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7},

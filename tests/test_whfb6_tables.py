@@ -5,9 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from rulesets.core.dice import nd6
-from rulesets.whfb6 import tables as t
+from battlesight.rulesets.core.dice import nd6
+from battlesight.rulesets.whfb6 import tables as t
 
 
 def test_w01_basic_to_hit():
@@ -55,7 +54,7 @@ def test_w07_sling_double_shots():
 
 
 def test_w08_move_or_fire():
-    from rulesets.whfb6.profile import parse_weapon
+    from battlesight.rulesets.whfb6.profile import parse_weapon
 
     handgun = parse_weapon({"name": "handgun", "range": 24, "S": 4,
                             "rules": ["move or fire"]})
@@ -74,8 +73,8 @@ def test_w14_barding_natural_one_fails():
 
 
 def test_w15_ward_save_not_modified():
-    from rulesets.whfb6.profile import parse_profile
-    from rulesets.whfb6.shooting import save_needs
+    from battlesight.rulesets.whfb6.profile import parse_profile
+    from battlesight.rulesets.whfb6.shooting import save_needs
 
     p = parse_profile({"stats": {"T": 4, "Sv": 4}, "ward": 5})
     assert save_needs(p, 10, False) == (None, 5)

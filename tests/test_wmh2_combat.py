@@ -7,10 +7,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from rulesets.wmh2 import odds
-from rulesets.wmh2.combat import AttackContext, plan_attack
-from rulesets.wmh2.sandbox import Sandbox
+from battlesight.rulesets.wmh2 import odds
+from battlesight.rulesets.wmh2.combat import AttackContext, plan_attack
+from battlesight.rulesets.wmh2.sandbox import Sandbox
 
 FACE_X, FACE_MINUS_X = 270.0, 90.0
 

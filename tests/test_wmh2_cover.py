@@ -5,13 +5,12 @@ the share seen reported as information beside the all-or-nothing rule."""
 from __future__ import annotations
 
 import pytest
-
-from rulesets.wmh2.bodies import bodies
-from rulesets.wmh2.cover import defence
-from rulesets.wmh2.report import los_report
-from rulesets.wmh2.sandbox import Sandbox
-from rulesets.wmh2.sight import Cloud
-from rulesets.wmh2.terrain import piece_rules
+from battlesight.rulesets.wmh2.bodies import bodies
+from battlesight.rulesets.wmh2.cover import defence
+from battlesight.rulesets.wmh2.report import los_report
+from battlesight.rulesets.wmh2.sandbox import Sandbox
+from battlesight.rulesets.wmh2.sight import Cloud
+from battlesight.rulesets.wmh2.terrain import piece_rules
 
 OX, OY = 10.0, 20.0
 

@@ -4,9 +4,9 @@ victory."""
 
 from __future__ import annotations
 
-from rulesets.core.ruleset import get_ruleset
-from rulesets.wmh2.damage import apply_damage, crippled
-from rulesets.wmh2.sandbox import Sandbox
+from battlesight.rulesets.core.ruleset import get_ruleset
+from battlesight.rulesets.wmh2.damage import apply_damage, crippled
+from battlesight.rulesets.wmh2.sandbox import Sandbox
 
 
 def to_activation(game) -> None:
@@ -185,7 +185,7 @@ def test_massive_casualties_and_victory():
     game = sb.game()
     board = game.board
     for m in ("wg-2", "wg-3", "wg-4"):
-        from rulesets.wmh2.turn import after_removal
+        from battlesight.rulesets.wmh2.turn import after_removal
 
         after_removal(game, m, apply_damage(board, m, 1).destroyed)
     checks = [e for e in game.log if e.kind == "command_check"]
@@ -193,7 +193,7 @@ def test_massive_casualties_and_victory():
     sb2 = battlegroup()
     sb2.model("boss", (40, 40), player=2, profile="warcaster")
     game2 = sb2.game()
-    from rulesets.wmh2.turn import after_removal
+    from battlesight.rulesets.wmh2.turn import after_removal
 
     after_removal(game2, "boss", apply_damage(game2.board, "boss", 99).destroyed)
     assert game2.over and game2.winner == 1

@@ -3,9 +3,9 @@ leaching, threshold checks and frenzy, damage transfer, reaving, healing."""
 
 from __future__ import annotations
 
-from rulesets.wmh2.damage import apply_damage
-from rulesets.wmh2.resolve import _damage
-from rulesets.wmh2.sandbox import Sandbox
+from battlesight.rulesets.wmh2.damage import apply_damage
+from battlesight.rulesets.wmh2.resolve import _damage
+from battlesight.rulesets.wmh2.sandbox import Sandbox
 
 
 def horde(beast_stats: dict | None = None, beast_at=(13, 10)) -> Sandbox:

@@ -7,11 +7,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from rulesets.wmh2 import odds
-from rulesets.wmh2.bodies import within_of
-from rulesets.wmh2.combat import AttackContext, plan_attack
-from rulesets.wmh2.movement import (
+from battlesight.rulesets.wmh2 import odds
+from battlesight.rulesets.wmh2.bodies import within_of
+from battlesight.rulesets.wmh2.combat import AttackContext, plan_attack
+from battlesight.rulesets.wmh2.movement import (
     can_charge,
     can_place,
     charge_allowance,
@@ -19,7 +18,7 @@ from rulesets.wmh2.movement import (
     place,
     run_allowance,
 )
-from rulesets.wmh2.rules import (
+from battlesight.rulesets.wmh2.rules import (
     Effect,
     add_effect,
     base_radius,
@@ -36,8 +35,8 @@ from rulesets.wmh2.rules import (
     total_mod,
     within,
 )
-from rulesets.wmh2.sandbox import Sandbox
-from rulesets.wmh2.turn import command_check
+from battlesight.rulesets.wmh2.sandbox import Sandbox
+from battlesight.rulesets.wmh2.turn import command_check
 
 R_SMALL = base_radius(30)
 R_MEDIUM = base_radius(40)

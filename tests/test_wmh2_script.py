@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from rulesets.core.game import Game
-from rulesets.core.ruleset import get_ruleset
-from scenes import load_scene
-from scenes.build import build_world
-from viewer.cli import main
+from battlesight.rulesets.core.game import Game
+from battlesight.rulesets.core.ruleset import get_ruleset
+from battlesight.scenes import load_scene
+from battlesight.scenes.build import build_world
+from battlesight.viewer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENE = ROOT / "scenes" / "examples" / "wmh2_hills_forest.yaml"

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from rulesets.wmh2.bodies import bodies
-from rulesets.wmh2.rules import base_radius
-from rulesets.wmh2.sandbox import Sandbox
-from rulesets.wmh2.sight import Cloud, exemption, line_of_sight
+from battlesight.rulesets.wmh2.bodies import bodies
+from battlesight.rulesets.wmh2.rules import base_radius
+from battlesight.rulesets.wmh2.sandbox import Sandbox
+from battlesight.rulesets.wmh2.sight import Cloud, exemption, line_of_sight
 
 OX, OY = 10.0, 10.0
 MEDIUM_R = base_radius(40)
@@ -228,7 +227,7 @@ def test_terrain_index_does_not_keep_its_world_alive():
     import gc
     import weakref
 
-    from rulesets.wmh2.terrain import terrain_index
+    from battlesight.rulesets.wmh2.terrain import terrain_index
 
     world = plateau(Sandbox(), 2.0).world()
     assert terrain_index(world).world is world

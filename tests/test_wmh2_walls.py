@@ -9,11 +9,10 @@ Diagram (target right behind the wall, both on the ground): a wall under 1.75" b
 from __future__ import annotations
 
 import pytest
-
-from rulesets.wmh2.bodies import bodies
-from rulesets.wmh2.rules import base_radius
-from rulesets.wmh2.sandbox import Sandbox
-from rulesets.wmh2.sight import line_of_sight
+from battlesight.rulesets.wmh2.bodies import bodies
+from battlesight.rulesets.wmh2.rules import base_radius
+from battlesight.rulesets.wmh2.sandbox import Sandbox
+from battlesight.rulesets.wmh2.sight import line_of_sight
 
 OX, OY = 10.0, 24.0
 THIN = 0.02  # a thin wall, as in the diagrams

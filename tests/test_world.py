@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from battlesight.geometry import ruins, terrain
+from battlesight.geometry.visibility import visibility
+from battlesight.geometry.world import World
 
-from geometry import ruins, terrain
-from geometry.visibility import visibility
-from geometry.world import World
 from tests.helpers import cylinder_volume, cylinder_world
 
 VOLUME = cylinder_volume(0.63, 1.6, 1.44)
@@ -106,7 +106,7 @@ def test_forest_canopy_is_reported_not_blocking():
 def test_humanoid_observer_never_blocks_its_own_sight():
     """The eye is inside the head: rays start where they leave the observer's own volume, and
     re-entering it (a ray down past its own torso or weapon) never counts as blocked."""
-    from geometry import volumes
+    from battlesight.geometry import volumes
 
     world = World((72.0, 48.0))
     world.add_model("looker", volumes.humanoid_volume(32, 1.6), (10.0, 10.0), facing=0.0)
@@ -117,7 +117,7 @@ def test_humanoid_observer_never_blocks_its_own_sight():
 
 
 def test_points_to_target_answers_each_sight_point():
-    from geometry.visibility import points_to_target
+    from battlesight.geometry.visibility import points_to_target
 
     world = cylinder_world([(0.0, 0.0), (12.0, 0.0)], 0.63, 1.6, 1.44)
     world.add_terrain("wall", "wall", terrain.wall((6.0, -3.0), (6.0, 3.0), 2.0))
@@ -136,7 +136,7 @@ def test_thousands_of_ray_scenes_alive_at_once_share_one_embree_device():
     import subprocess
     import sys
 
-    code = ("import numpy as np, trimesh; from geometry.ray import RayScene; "
+    code = ("import numpy as np, trimesh; from battlesight.geometry.ray import RayScene; "
             "box = trimesh.creation.box(); keep = [RayScene([box]) for _ in range(2500)]; "
             "print(bool(keep[-1].occluded(np.array([[0, 0, 5.0]]), np.array([[0, 0, -1.0]]), "
             "np.array([10.0]))[0]))")

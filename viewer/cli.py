@@ -1,4 +1,4 @@
-"""The `battlesight` command: one sub-command per module of `viewer.commands`.
+"""The `battlesight` command: one sub-command per module of `battlesight.viewer.commands`.
 
 Each command module defines `add_parser(subparsers)` and `run(args) -> int`. Modules are
 imported lazily by name so that commands which do not draw never import Panda3D.
@@ -10,8 +10,10 @@ import argparse
 import importlib
 import sys
 
-from scenes.errors import SceneError
-from viewer.errors import UsageError
+from battlesight.scenes.errors import SceneError
+from battlesight.viewer.errors import UsageError
+
+from battlesight._version import __version__
 
 #: sub-command name -> module under viewer.commands
 COMMANDS = {
@@ -37,17 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
         prog="battlesight",
         description="3D battlefield line of sight for tabletop wargames.",
     )
+    parser.add_argument("--version", action="version", version=f"battlesight {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, module in COMMANDS.items():
-        importlib.import_module(f"viewer.commands.{module}").add_parser(sub, name)
+        importlib.import_module(f"battlesight.viewer.commands.{module}").add_parser(sub, name)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    module = importlib.import_module(f"viewer.commands.{COMMANDS[args.command]}")
+    module = importlib.import_module(f"battlesight.viewer.commands.{COMMANDS[args.command]}")
     try:
         return int(module.run(args) or 0)
     except SceneError as error:

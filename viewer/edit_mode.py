@@ -14,10 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from scenes.build import build_world
-from scenes.layout import piece_centre
-from scenes.model import TERRAIN_TYPES
+from battlesight.scenes.build import build_world
+from battlesight.scenes.layout import piece_centre
+from battlesight.scenes.model import TERRAIN_TYPES
 
 from .editing import DEFAULTS, Change, LayoutEditor, LiveAnalysis
 from .heatmap import Analyser

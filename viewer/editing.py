@@ -32,16 +32,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from geometry.plan import distance_to_edges, point_in_polygon, rotation_2d, signed_area
-from rulesets.layout import SETUP, LayoutAnalysis, analyze_scene
-from scenes import load_scene, save_scene
-from scenes.errors import SceneError
-from scenes.footprints import piece_footprint
-from scenes.layout import piece_centre, rotated, translated
-from scenes.loader import scene_from_dict
-from scenes.model import TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
-from scenes.save import scene_to_dict
+from battlesight.geometry.plan import distance_to_edges, point_in_polygon, rotation_2d, signed_area
+from battlesight.rulesets.layout import SETUP, LayoutAnalysis, analyze_scene
+from battlesight.scenes import load_scene, save_scene
+from battlesight.scenes.errors import SceneError
+from battlesight.scenes.footprints import piece_footprint
+from battlesight.scenes.layout import piece_centre, rotated, translated
+from battlesight.scenes.loader import scene_from_dict
+from battlesight.scenes.model import TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
+from battlesight.scenes.save import scene_to_dict
 
 #: Geometry of a new piece of each kind, centred on the origin (moved to where it is added).
 DEFAULTS: dict[str, dict[str, Any]] = {

@@ -18,8 +18,7 @@ from dataclasses import field as _field
 from pathlib import Path
 
 import numpy as np
-
-from geometry.ray import segments
+from battlesight.geometry.ray import segments
 
 EYES = "eyes"  # the model-eyes field, not the layout analysis
 ANALYSIS_FIELDS = ("exposure", "seen_from_1", "seen_from_2", "sees_1", "sees_2")
@@ -123,7 +122,7 @@ def analyse(scene, grid: float = DEFAULT_GRID) -> tuple[object | None, str | Non
     """(LayoutAnalysis, None), or (None, why not) when the scene cannot be analysed."""
     if scene is None:
         return None, "no scene file"
-    from rulesets.layout import analyze_scene
+    from battlesight.rulesets.layout import analyze_scene
 
     try:
         return analyze_scene(scene, grid), None

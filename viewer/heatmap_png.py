@@ -12,11 +12,10 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from battlesight.rulesets.layout import LayoutAnalysis
+from battlesight.scenes.layout import footprints
+from battlesight.viewer import palette
 from PIL import Image, ImageDraw, ImageFont
-
-from rulesets.layout import LayoutAnalysis
-from scenes.layout import footprints
-from viewer import palette
 
 PPI = 12
 MAX_WIDTH = 1000  # pixels for the table

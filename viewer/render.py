@@ -1,6 +1,6 @@
 """Offscreen pictures of a battlefield: the library call under `battlesight render`.
 
-    from viewer.render import RenderSettings, render_scene, save_png
+    from battlesight.viewer.render import RenderSettings, render_scene, save_png
     image = render_scene(world, scene, RenderSettings(view="top", los="sgt"))  # (h, w, 3) uint8
     save_png(image, "overview.png")
 

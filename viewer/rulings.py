@@ -13,9 +13,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from geometry.visibility import SightQuery, Visibility, visibility_many
-from rulesets.core.ruling import cover_value_text
+from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
+from battlesight.rulesets.core.ruling import cover_value_text
 
 from . import palette
 
@@ -151,8 +150,8 @@ def classifier_for(scene, world=None) -> GeometricClassifier:
     if not ruleset_id or world is None or getattr(scene, "models", None) is None:
         return GeometricClassifier()
     try:
-        from rulesets.core.board import Board
-        from rulesets.core.ruleset import get_ruleset
+        from battlesight.rulesets.core.board import Board
+        from battlesight.rulesets.core.ruleset import get_ruleset
 
         ruleset = get_ruleset(ruleset_id)
         if type(ruleset).cover is _base_cover():
@@ -163,7 +162,7 @@ def classifier_for(scene, world=None) -> GeometricClassifier:
 
 
 def _base_cover():
-    from rulesets.core.ruleset import Ruleset
+    from battlesight.rulesets.core.ruleset import Ruleset
 
     return Ruleset.cover
 

@@ -6,11 +6,10 @@ They do not go through the scene format (see `scenes`), so the viewer can be che
 from __future__ import annotations
 
 import numpy as np
-
-from geometry import terrain, volumes
-from geometry.plan import ellipse, to_table
-from geometry.types import MM_PER_INCH, ModelVolume, TerrainGeometry
-from geometry.world import World
+from battlesight.geometry import terrain, volumes
+from battlesight.geometry.plan import ellipse, to_table
+from battlesight.geometry.types import MM_PER_INCH, ModelVolume, TerrainGeometry
+from battlesight.geometry.world import World
 
 
 def cylinder_volume(base_mm: float = 32.0, height: float = 1.6,

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import dispatch_legal, game_state, opponent, settle_spell, turn_key
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import (
+    dispatch_legal,
+    game_state,
+    opponent,
+    settle_spell,
+    turn_key,
+)
 
 from . import attacks, cover, moves, rules, turn
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_SEQUENCE = "aos2 §2.3"
 RULE_GARRISON = "aos2 §6.4"

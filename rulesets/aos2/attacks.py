@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.ruling import Cover
-from rulesets.core.state import ReportHead
+from battlesight.rulesets.core.ruling import Cover
+from battlesight.rulesets.core.state import ReportHead
 
 from . import cover, rules, sight
 from .warscroll import Warscroll, Weapon
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from rulesets.core.dice import Roller
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.dice import Roller
 
 RULE_TARGET = "aos2 §4.2 VIS-1"
 RULE_ENGAGED = "aos2 §4.2 VIS-6"

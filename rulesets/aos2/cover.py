@@ -11,15 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.plan import distance_to_edges, point_in_polygon
-from rulesets.core.measure import Outline
-from rulesets.core.ruling import Cover
+from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.rulesets.core.measure import Outline
+from battlesight.rulesets.core.ruling import Cover
 
 from . import rules
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_TERRAIN = "aos2 §5.1"
 RULE_OBSTACLE = "aos2 §5.2"

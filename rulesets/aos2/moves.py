@@ -13,16 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.lines import length_inside
-from rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
-from rulesets.core.moves import Dest, outline_at, parse_destinations, placement
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.lines import length_inside
+from battlesight.rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
+from battlesight.rulesets.core.moves import Dest, outline_at, parse_destinations, placement
+from battlesight.rulesets.core.ruling import Ruling
 
 from . import rules
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_MOVE = "aos2 §7.1"
 RULE_NORMAL = "aos2 §7.2"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulesets.core.dice import nd6
+from battlesight.rulesets.core.dice import nd6
 
 RULE_HIT = "aos2 §8.3"
 RULE_SAVE = "aos2 §8.3"

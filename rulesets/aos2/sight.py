@@ -12,12 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from geometry.visibility import SightQuery, visibility_many
-from rulesets.core.measure import gap_3d
+from battlesight.geometry.visibility import SightQuery, visibility_many
+from battlesight.rulesets.core.measure import gap_3d
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_SEE = "aos2 §4.1"
 RULE_OWN_UNIT = "aos2 §4.2 VIS-2"

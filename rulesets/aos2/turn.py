@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import (
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import (
     game_state,
     opponent,
     pending_spell,
@@ -22,7 +22,7 @@ from . import cover, rules, sight
 from .attacks import models_of
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 SPELLS = {"arcane bolt": {"value": 5, "range": 18.0, "enemy": True},
           "mystic shield": {"value": 6, "range": 18.0, "enemy": False}}

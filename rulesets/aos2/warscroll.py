@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesets.core.dice import Dist, d3, d6, nd6
+from battlesight.rulesets.core.dice import Dist, d3, d6, nd6
 
 STAT_KEYS = ("move", "wounds", "bravery", "save")
 MELEE_MAX_RANGE = 3.0

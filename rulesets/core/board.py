@@ -14,8 +14,8 @@ import numpy as np
 from .measure import Outline, gap
 
 if TYPE_CHECKING:
-    from geometry.world import World
-    from scenes.model import ModelSpec, Scene
+    from battlesight.geometry.world import World
+    from battlesight.scenes.model import ModelSpec, Scene
 
     from .ruleset import Ruleset
 

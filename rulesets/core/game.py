@@ -20,8 +20,8 @@ from .ruleset import CORE_ACTIONS, Phase, Ruleset, Step, get_ruleset
 from .ruling import Ruling
 
 if TYPE_CHECKING:
-    from geometry.world import World
-    from scenes.model import Scene
+    from battlesight.geometry.world import World
+    from battlesight.scenes.model import Scene
 
 
 @dataclass
@@ -151,7 +151,7 @@ class Game:
             ruleset = scene.ruleset
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         if world is None:
-            from scenes.build import build_world
+            from battlesight.scenes.build import build_world
 
             world = build_world(scene)
         self.board = Board(scene, world, self.ruleset)

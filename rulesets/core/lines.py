@@ -31,7 +31,7 @@ def segments_cross_ellipses(p: np.ndarray, q: np.ndarray, centers: np.ndarray,
 
 def length_inside(p: np.ndarray, q: np.ndarray, polygon: np.ndarray) -> np.ndarray:
     """(n,) plan length of each segment p[i] -> q[i] that lies inside the polygon (k, 2)."""
-    from geometry.plan import points_in_polygon
+    from battlesight.geometry.plan import points_in_polygon
 
     p, q = np.atleast_2d(p)[:, :2], np.atleast_2d(q)[:, :2]
     poly = np.asarray(polygon, float)

@@ -12,8 +12,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-
-from geometry.plan import base_gap, distance_to_edges, point_in_polygon, rotation_2d
+from battlesight.geometry.plan import base_gap, distance_to_edges, point_in_polygon, rotation_2d
 
 _OUTLINE_POINTS = 96
 

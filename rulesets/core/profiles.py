@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from scenes.model import ModelSpec
+from battlesight.scenes.model import ModelSpec
 
 RULESETS_DIR = Path(__file__).resolve().parent.parent
 INLINE_KEYS = ("stats", "weapons", "keywords", "type", "rules")

@@ -18,7 +18,7 @@ from .profiles import resolve
 from .ruling import Cover, Ruling
 
 if TYPE_CHECKING:
-    from scenes.model import ModelSpec, Scene
+    from battlesight.scenes.model import ModelSpec, Scene
 
     from .board import Board
     from .game import Action, Game
@@ -113,7 +113,7 @@ class Ruleset:
         """The system's own sight ruling for `battlesight los`: from its sight points to the
         parts that count, past the models it lets through; with the cover that gives when the
         system judges cover. Systems with other sight rules override this."""
-        from geometry.visibility import SightQuery, visibility_many
+        from battlesight.geometry.visibility import SightQuery, visibility_many
 
         parts = self.target_parts(board, target)
         skip = self.skip_models(board, [observer], target)
@@ -199,9 +199,9 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     # only a plain package name is imported: '../x' or 'a.b' are simply not a ruleset id
     if ruleset_id not in REGISTRY and isinstance(ruleset_id, str) and ruleset_id.isidentifier():
         try:
-            importlib.import_module(f"rulesets.{ruleset_id}")
+            importlib.import_module(f"battlesight.rulesets.{ruleset_id}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"rulesets.{ruleset_id}":
+            if exc.name != f"battlesight.rulesets.{ruleset_id}":
                 raise
     if ruleset_id not in REGISTRY:
         known = ", ".join(sorted(set(REGISTRY) | set(KNOWN_IDS)))

@@ -173,7 +173,7 @@ class HookedRuleset(Ruleset):
 
     def board_of(self, world_or_board: Any, scene: Any = None) -> Board:
         """A Board from a Board, or from a World and its scene (for `los_report`)."""
-        from rulesets.core.board import Board
+        from battlesight.rulesets.core.board import Board
 
         if isinstance(world_or_board, Board):
             return world_or_board

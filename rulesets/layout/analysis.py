@@ -23,13 +23,12 @@ import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-
-from geometry.plan import point_in_polygon
-from geometry.viewshed import StandingGrid, pair_sight, standing_grid
-from geometry.world import World
-from scenes.build import build_world
-from scenes.layout import covered, footprints, raster, table_areas
-from scenes.model import Scene
+from battlesight.geometry.plan import point_in_polygon
+from battlesight.geometry.viewshed import StandingGrid, pair_sight, standing_grid
+from battlesight.geometry.world import World
+from battlesight.scenes.build import build_world
+from battlesight.scenes.layout import covered, footprints, raster, table_areas
+from battlesight.scenes.model import Scene
 
 from .checks import SightFacts, layout_checks
 from .maps import Deployment, scene_deployment

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from scenes.model import Scene
+from battlesight.scenes.model import Scene
 
 from .analysis import analyze_scene
 from .generate import generate_layout

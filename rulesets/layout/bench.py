@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 
-from geometry import ray
+from battlesight.geometry import ray
 
 from .analysis import analyze_scene, terrain_world
 from .batch import analyze_batch, generated_jobs

@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from geometry.plan import distance_to_edges, point_in_polygon
-from scenes.layout import area_shares, footprints, piece_span, polygon_gap, table_areas
-from scenes.model import Scene
+from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.scenes.layout import area_shares, footprints, piece_span, polygon_gap, table_areas
+from battlesight.scenes.model import Scene
 
 from .maps import MAPS, Deployment
 

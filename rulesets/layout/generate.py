@@ -14,11 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from scenes.footprints import piece_footprint
-from scenes.layout import area_shares, piece_span, polygon_gap, random_piece, table_areas
-from scenes.loader import scene_from_dict
-from scenes.model import Scene, TerrainPiece
+from battlesight.scenes.footprints import piece_footprint
+from battlesight.scenes.layout import (
+    area_shares,
+    piece_span,
+    polygon_gap,
+    random_piece,
+    table_areas,
+)
+from battlesight.scenes.loader import scene_from_dict
+from battlesight.scenes.model import Scene, TerrainPiece
 
 from .maps import DEFAULT_MAP, MAPS
 

@@ -18,8 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
-from scenes.model import Scene
+from battlesight.scenes.model import Scene
 
 Zones = dict[int, np.ndarray]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from geometry.viewshed import SightTest
+from battlesight.geometry.viewshed import SightTest
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.moves import parse_destinations
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import acting_unit_problem
+from battlesight.rulesets.core.moves import parse_destinations
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import acting_unit_problem
 
 from . import assault, movement, powers, special
 from .morale import fall_back
@@ -21,7 +21,7 @@ from .resolve import resolve_shooting
 from .shooting import ShotContext, analyse
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_SEQUENCE = "wh40k6 §2.4"
 

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.measure import step_towards
-from rulesets.core.moves import Dest
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.measure import step_towards
+from battlesight.rulesets.core.moves import Dest
+from battlesight.rulesets.core.ruling import Ruling
 
 from .movement import apply_moves, crosses_difficult
 from .profile import Profile, Weapon
@@ -24,8 +23,8 @@ from .sight import can_see_unit
 from .tables import best_save, majority_or_highest, melee_to_hit, to_wound
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from rulesets.core.dice import Roller
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.dice import Roller
 
 RULE_CHARGE = "wh40k6 §9.1"
 RULE_FIGHT = "wh40k6 §9.2"

@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.ray import RayScene
-from rulesets.core.measure import Outline, point_gap, vehicle_facing
-from rulesets.core.ruling import Ruling
+from battlesight.geometry.ray import RayScene
+from battlesight.rulesets.core.measure import Outline, point_gap, vehicle_facing
+from battlesight.rulesets.core.ruling import Ruling
 
 from .damage import apply_vehicle_hit
 from .psychic import RULE_PSYCHIC, Cast
@@ -24,8 +23,8 @@ from .shooting import model_save
 from .tables import to_wound
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_BEAM = "wh40k6 §4.2"
 WALL_HEIGHT = 0.5  # below the window sills: a wall with windows is still a wall
@@ -192,6 +191,6 @@ def resolve_beam(game: Game, cast: Cast, affected: list[str]) -> dict[str, Any]:
 
 
 def _open() -> Any:
-    from rulesets.core.ruling import Cover
+    from battlesight.rulesets.core.ruling import Cover
 
     return Cover.none(note="no firer to judge cover from")

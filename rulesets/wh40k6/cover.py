@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from geometry.visibility import Visibility
-from rulesets.core.measure import convex_hull, segment_crosses_polygon
-from rulesets.core.ruling import Cover
+from battlesight.geometry.visibility import Visibility
+from battlesight.rulesets.core.measure import convex_hull, segment_crosses_polygon
+from battlesight.rulesets.core.ruling import Cover
 
 from .terrain import (
     RULE_COVER_TABLE,
@@ -30,7 +29,7 @@ from .terrain import (
 )
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_COVER = "wh40k6 §5.1"
 RULE_MODELS = "wh40k6 §5.3"
@@ -122,7 +121,7 @@ def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str])
                 continue
             ts = np.linspace(0.0, 1.0, 41)
             line = eye[None, :] + ts[:, None] * (t_point - eye)[None, :]
-            from geometry.plan import point_in_polygon
+            from battlesight.geometry.plan import point_in_polygon
 
             inside = point_in_polygon(line[:, :2], hull)
             if inside.any() and line[inside, 2].min() <= top:
@@ -186,7 +185,7 @@ def barrage_cover(board: Board, centre: tuple[float, float], target: str,
                   samples: int = 300) -> Cover:
     """Cover against a barrage: judged from the marker centre, at the target's mid-height,
     looking at it (§5.6, A22); area terrain gives cover whatever the direction."""
-    from geometry.visibility import visibility
+    from battlesight.geometry.visibility import visibility
 
     from .sight import target_parts
 

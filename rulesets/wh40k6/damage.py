@@ -6,15 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import trimesh
-
-from geometry.types import TerrainGeometry
-from rulesets.core.dice import Roller
-from scenes.model import TerrainPiece
+from battlesight.geometry.types import TerrainGeometry
+from battlesight.rulesets.core.dice import Roller
+from battlesight.scenes.model import TerrainPiece
 
 from .tables import damage_result, to_wound
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_DAMAGE = "wh40k6 §8.9"
 
@@ -105,6 +104,6 @@ def explode(board: Board, roller: Roller, vehicle: str, step: dict[str, Any]) ->
 
 
 def _gap(board: Board, outline, model: str) -> float:
-    from rulesets.core.measure import plan_gap
+    from battlesight.rulesets.core.measure import plan_gap
 
     return plan_gap(outline, board.outline(model))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .profile import Profile, parse_profile
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_EFFECTS = "wh40k6 §8.11"
 RULE_BLIND = "wh40k6 §8.8"

@@ -9,7 +9,7 @@ from . import movement
 from .tables import leadership_passes
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_MORALE = "wh40k6 §10"
 RULE_RESULT = "wh40k6 §9.4"

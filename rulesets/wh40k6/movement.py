@@ -10,16 +10,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
-from rulesets.core.moves import Dest, outline_at, placement
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
+from battlesight.rulesets.core.moves import Dest, outline_at, placement
+from battlesight.rulesets.core.ruling import Ruling
 
 from .special import unit_coherent
 from .terrain import is_difficult, is_impassable, overlaps, piece_ids_on_path, pieces_under
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_MOVE = "wh40k6 §7.2"
 RULE_TABLE = "wh40k6 §7.1"

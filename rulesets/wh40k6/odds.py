@@ -10,13 +10,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from rulesets.core.dice import Dist, binomial
+from battlesight.rulesets.core.dice import Dist, binomial
 
 from .profile import Profile
 from .shooting import FirerLine, ShootingReport, wound_and_unsaved
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 
 def expected_unsaved(board: Board, report: ShootingReport) -> Fraction:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.measure import Outline, gap
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.measure import Outline, gap
+from battlesight.rulesets.core.ruling import Ruling
 
 from . import effects
 from .psychic import (
@@ -28,7 +28,7 @@ from .resolve import Outcome, Wound, allocate, resolve_shooting
 from .shooting import analyse
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 
 def legal(game: Game, action: Action) -> Ruling:

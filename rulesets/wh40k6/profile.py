@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesets.core.profiles import ProfileError
+from battlesight.rulesets.core.profiles import ProfileError
 
 VEHICLE_TYPES = {"vehicle", "walker", "flyer"}
 SHOT_KINDS = {"rapid fire", "assault", "heavy", "salvo", "pistol", "ordnance", "melee"}

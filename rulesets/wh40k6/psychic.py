@@ -19,16 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-
-from rulesets.core.dice import Dist, d6, nd6
-from rulesets.core.profiles import ProfileError
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.dice import Dist, d6, nd6
+from battlesight.rulesets.core.profiles import ProfileError
+from battlesight.rulesets.core.ruling import Ruling
 
 from .profile import Profile, Weapon, parse_weapon
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_PSYCHIC = "wh40k6 §8.11"
 RULE_TIMING = "wh40k6 §2.4"

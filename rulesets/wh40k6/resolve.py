@@ -8,9 +8,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.ray import RayScene
-from rulesets.core.dice import Roller
+from battlesight.geometry.ray import RayScene
+from battlesight.rulesets.core.dice import Roller
 
 from .cover import with_modifiers
 from .damage import apply_vehicle_hit
@@ -30,7 +29,7 @@ from .tables import ranged_to_hit, to_wound
 from .vehicles import shot_facing
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 
 @dataclass

@@ -5,18 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.ruleset import Phase, Ruleset, Step, register
-from rulesets.core.ruling import Cover, Ruling
+from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
+from battlesight.rulesets.core.ruling import Cover, Ruling
 
 from . import actions, turns
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from rulesets.core.game import Action, Game
-    from scenes.model import ModelSpec, Scene
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Action, Game
+    from battlesight.scenes.model import ModelSpec, Scene
 
 
 PHASES = (

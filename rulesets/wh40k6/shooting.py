@@ -14,9 +14,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core import report as core_report
-from rulesets.core.dice import Dist, d3, d6, nd6, p_target
-from rulesets.core.ruling import Cover
+from battlesight.rulesets.core import report as core_report
+from battlesight.rulesets.core.dice import Dist, d3, d6, nd6, p_target
+from battlesight.rulesets.core.ruling import Cover
 
 from .cover import model_cover, with_modifiers
 from .profile import Profile, Weapon
@@ -34,7 +34,7 @@ from .vehicles import (
 )
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_TARGET = "wh40k6 §4.2"
 RULE_RANGE = "wh40k6 §4.1"

@@ -11,12 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from geometry.visibility import SightQuery, Visibility, visibility_many
-from rulesets.core.ruleset import GEAR_PARTS
+from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
+from battlesight.rulesets.core.ruleset import GEAR_PARTS
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_LOS = "wh40k6 §4.2"
 RULE_BODY = "wh40k6 §4.3"

@@ -9,13 +9,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from rulesets.core.dice import d6, nd6
-from rulesets.core.measure import Outline, gap_3d, plan_gap, point_gap
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.dice import d6, nd6
+from battlesight.rulesets.core.measure import Outline, gap_3d, plan_gap, point_gap
+from battlesight.rulesets.core.ruling import Ruling
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_BLAST = "wh40k6 §8.7"
 RULE_NIGHT = "wh40k6 §8.12"
@@ -246,7 +245,7 @@ def impact_fails(roll: int, drop: float, jump: bool = False) -> bool:
 
 def p_charge(distance: float, difficult: bool = False) -> Fraction:
     """P(a charge of `distance` inches succeeds): 2D6 >= distance (3D6 drop highest)."""
-    from rulesets.core.dice import drop_highest
+    from battlesight.rulesets.core.dice import drop_highest
 
     dist = drop_highest(3) if difficult else nd6(2)
     return dist.at_least(math.ceil(distance - 1e-9))

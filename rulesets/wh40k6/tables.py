@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulesets.core.dice import Dist, d6, highest_of, nd6, p_leadership, p_target, reroll
+from battlesight.rulesets.core.dice import Dist, d6, highest_of, nd6, p_leadership, p_target, reroll
 
 RULE_HIT = "wh40k6 §8.2"
 RULE_WOUND = "wh40k6 §8.3"

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.ruling import Ruling
 
 from .psychic import RULE_PSYCHIC, RULE_SIGHT, Cast
 from .shooting import analyse
 from .sight import look
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 
 def choose_targets(game: Game, cast: Cast, action: Action) -> Cast | Ruling:

@@ -11,13 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from geometry.plan import point_in_polygon
+from battlesight.geometry.plan import point_in_polygon
 
 if TYPE_CHECKING:
-    from geometry.placed import TerrainEntry
-    from rulesets.core.board import Board
-    from rulesets.core.measure import Outline
+    from battlesight.geometry.placed import TerrainEntry
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.measure import Outline
 
 RULE_COVER_TABLE = "wh40k6 §5.2"
 RULE_AREA = "wh40k6 §5.4"
@@ -141,7 +140,7 @@ def difficult_pieces(board: Board, model_id: str) -> list[str]:
 def piece_ids_on_path(board: Board, start: tuple[float, float], end: tuple[float, float],
                       radius: float) -> list[str]:
     """Pieces whose footprint a base of `radius` touches anywhere on the straight move."""
-    from rulesets.core.measure import segment_crosses_polygon
+    from battlesight.rulesets.core.measure import segment_crosses_polygon
 
     out = []
     direction = np.subtract(end, start)

@@ -12,7 +12,7 @@ from . import effects, psychic, special
 from .morale import morale_checks, regroup_tests
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 
 def start_game(game: Game) -> None:

@@ -7,17 +7,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from geometry.visibility import Visibility
-from rulesets.core.measure import Outline, elevation_angle, relative_bearing, vehicle_facing
-from rulesets.core.ruling import Cover, Ruling
+from battlesight.geometry.visibility import Visibility
+from battlesight.rulesets.core.measure import (
+    Outline,
+    elevation_angle,
+    relative_bearing,
+    vehicle_facing,
+)
+from battlesight.rulesets.core.ruling import Cover, Ruling
 
 from .cover import occluder_value
 from .profile import Profile, Weapon
 from .tables import penetration_dist
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_FACING = "wh40k6 §4.5"
 RULE_OBSCURED = "wh40k6 §5.9"

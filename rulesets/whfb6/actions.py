@@ -16,9 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import (
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import (
     dispatch_legal,
     game_state,
     settle_spell,
@@ -31,7 +30,7 @@ from . import movement as mv
 from . import psychology as psy
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_SEQUENCE = "whfb6 §2"
 STAGES = (("rally", "compulsory"), ("compulsory", "compulsory"), ("chargers", "remaining"))

@@ -12,17 +12,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.lines import length_inside
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import game_state, slay, turn_key
+from battlesight.rulesets.core.lines import length_inside
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import game_state, slay, turn_key
 
 from . import formation as fm
 from . import movement as mv
 from . import shooting, sight, tables
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_DECLARE = "whfb6 §2"
 RULE_REACT = "whfb6 §7"

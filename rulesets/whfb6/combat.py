@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.state import game_state, slay, turn_key
+from battlesight.rulesets.core.state import game_state, slay, turn_key
 
 from . import formation as fm
 from . import movement as mv
@@ -21,7 +20,7 @@ from .charge import ld_of, panic_test, remove_casualties
 from .profile import Profile
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_FIGHT = "whfb6 §9.1"
 RULE_RESULT = "whfb6 §9.2"

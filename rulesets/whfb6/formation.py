@@ -15,12 +15,11 @@ from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.measure import Outline, vehicle_facing
+from battlesight.rulesets.core.measure import Outline, vehicle_facing
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Game
 
 RULE_FORMATION = "whfb6 §3"
 KEEP_TOLERANCE = 0.25

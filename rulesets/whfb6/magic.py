@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import game_state, opponent, pending_spell, set_pending, settle_spell
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import (
+    game_state,
+    opponent,
+    pending_spell,
+    set_pending,
+    settle_spell,
+)
 
 from . import psychology, spells, tables
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_POWER = "whfb6 §10.1"
 RULE_CAST = "whfb6 §10.3"

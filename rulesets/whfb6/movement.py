@@ -12,17 +12,16 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.plan import point_in_polygon
-from rulesets.core.measure import plan_gap
-from rulesets.core.ruling import Ruling
+from battlesight.geometry.plan import point_in_polygon
+from battlesight.rulesets.core.measure import plan_gap
+from battlesight.rulesets.core.ruling import Ruling
 
 from . import formation as fm
 from .sight import square
 from .tables import flee_dice
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_MOVE = "whfb6 §7"
 RULE_MARCH = "whfb6 §7"
@@ -168,7 +167,7 @@ def flee(game: Game, unit: str, away_from: np.ndarray, why: str) -> dict[str, An
     result["off_table"] = off
     result["to"] = [round(float(v), 3) for v in centre(game, unit)] if not off else None
     if off:
-        from rulesets.core.state import slay
+        from battlesight.rulesets.core.state import slay
 
         slay(game, board.unit_models(unit))
     game.emit("flee", unit, reason=why, rule=RULE_MOVE, **result)

@@ -25,7 +25,7 @@ from . import formation as fm
 from . import movement as mv
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_PSYCHOLOGY = "whfb6 §11"
 RULE_COMPULSORY = "whfb6 §7"

@@ -17,9 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.measure import plan_gap
-from rulesets.core.state import turn_key
+from battlesight.rulesets.core.measure import plan_gap
+from battlesight.rulesets.core.state import turn_key
 
 from . import charge, tables
 from . import formation as fm
@@ -28,7 +27,7 @@ from .psychology import NO_FEAR_TEST
 from .sight import square
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_PURSUE = "whfb6 §7"
 STEP = 0.25

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.ruleset import Phase, Step, register
-from rulesets.core.ruling import Cover
-from rulesets.core.state import HookedRuleset
+from battlesight.rulesets.core.ruleset import Phase, Step, register
+from battlesight.rulesets.core.ruling import Cover
+from battlesight.rulesets.core.state import HookedRuleset
 
 from . import actions, shooting, sight
 from .profile import Profile, parse_profile
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from scenes.model import ModelSpec
+    from battlesight.rulesets.core.board import Board
+    from battlesight.scenes.model import ModelSpec
 
 
 PHASES = (

@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core import report as core_report
-from rulesets.core.ruling import Cover
-from rulesets.core.state import ReportHead
+from battlesight.rulesets.core import report as core_report
+from battlesight.rulesets.core.ruling import Cover
+from battlesight.rulesets.core.state import ReportHead
 
 from . import sight, tables
 from .profile import Profile, Weapon
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
-    from rulesets.core.dice import Roller
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.dice import Roller
 
 RULE_TARGET = "whfb6 §4.1"
 RULE_RANKS = "whfb6 §4.2 LV-5"

@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.visibility import SightQuery, visibility_many
-from rulesets.core.lines import length_inside, segments_cross_ellipses
-from rulesets.core.measure import Outline, in_arc, plan_gap
+from battlesight.geometry.visibility import SightQuery, visibility_many
+from battlesight.rulesets.core.lines import length_inside, segments_cross_ellipses
+from battlesight.rulesets.core.measure import Outline, in_arc, plan_gap
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_LOS = "whfb6 §4.2"
 RULE_ARC = "whfb6 §4.2 LV-2"
@@ -91,7 +90,7 @@ def sees_in_arc(board: Board, firer: str, target: str) -> bool:
 
 
 def near_piece(outline: Outline, footprint: np.ndarray, within: float) -> bool:
-    from geometry.plan import distance_to_edges, point_in_polygon
+    from battlesight.geometry.plan import distance_to_edges, point_in_polygon
 
     pts = outline.polygon(32)
     if point_in_polygon(pts, footprint).any():
@@ -201,7 +200,7 @@ def _explain(world: Any, line: Line, why: dict[str, float]) -> None:
 
 
 def _centre_in(outline: Outline, foot: np.ndarray) -> bool:
-    from geometry.plan import point_in_polygon
+    from battlesight.geometry.plan import point_in_polygon
 
     return bool(point_in_polygon(np.asarray([outline.center]), foot)[0])
 

@@ -19,15 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import game_state, opponent
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import game_state, opponent
 
 from . import movement as mv
 from . import sight, tables
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_SPELL = "whfb6 §10.3"
 RULE_IN_PLAY = "whfb6 §10.5"

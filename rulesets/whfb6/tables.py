@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
-from rulesets.core.dice import nd6
+from battlesight.rulesets.core.dice import nd6
 
 RULE_TO_HIT = "whfb6 §8.2"
 RULE_WOUND = "whfb6 §8.3"

@@ -17,10 +17,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.moves import parse_point
-from rulesets.core.ruling import Ruling
-from rulesets.core.state import acting_unit_problem
+from battlesight.rulesets.core.moves import parse_point
+from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.state import acting_unit_problem
 
 from . import turn as turns
 from .bodies import bodies
@@ -30,7 +29,7 @@ from .rules import total_mod
 from .sight import line_of_sight
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 RULE_ACTIVATION = "wmh2 §2.5"
 RULE_ORDERS = "wmh2 §2.5 (orders)"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.ruling import Ruling
 
 from . import turn as turns
 from .activation import RULE_ACTIVATION, model_turn, must_run, single_model
@@ -16,7 +16,7 @@ from .movement import RULE_CHARGE
 from .rules import gap
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 
 def pick_weapon(game: Game, model: str, target: str, name: str | None):

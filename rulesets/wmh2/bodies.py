@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.volumes import cylinder_volume
-from geometry.world import World
-from rulesets.core.profiles import load_data
+from battlesight.geometry.volumes import cylinder_volume
+from battlesight.geometry.world import World
+from battlesight.rulesets.core.profiles import load_data
 
 from .rules import CLASS_NAME, base_radius, size_class, volume_height
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 
 @dataclass(frozen=True)

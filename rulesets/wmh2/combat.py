@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.dice import Roller
+from battlesight.rulesets.core.dice import Roller
 
 from . import odds
 from .bodies import Body, bodies
@@ -24,7 +24,7 @@ from .rules import STEALTH_RANGE, TOL, Effect, gap, modified_stat, total_mod
 from .sight import Cloud, Sight, line_of_sight
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_MELEE = "wmh2 §9.2 (melee)"
 RULE_RANGED = "wmh2 §9.2 (ranged)"

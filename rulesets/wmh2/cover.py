@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from geometry.plan import point_in_polygon
-from geometry.ray import segments
-from geometry.world import World
-from rulesets.core.ruling import Cover
+from battlesight.geometry.plan import point_in_polygon
+from battlesight.geometry.ray import segments
+from battlesight.geometry.world import World
+from battlesight.rulesets.core.ruling import Cover
 
 from .bodies import Body
 from .rules import COVER_REACH, ELEVATION_STEP, ELEVATION_TOL, TOL

@@ -16,16 +16,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.plan import distance_to_edges, point_in_polygon
-from rulesets.core.ruling import Ruling
+from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.rulesets.core.ruling import Ruling
 
 from .bodies import Body, bodies
 from .rules import CHARGE_BONUS, TOL, gap
 from .terrain import terrain_index
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 RULE_ADVANCE = "wmh2 §8.2"
 RULE_CHARGE = "wmh2 §8.3"

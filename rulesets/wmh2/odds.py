@@ -9,7 +9,7 @@ import itertools
 from fractions import Fraction
 from functools import lru_cache
 
-from rulesets.core.dice import Dist
+from battlesight.rulesets.core.dice import Dist
 
 RULE_HIT = "wmh2 §9.1"
 RULE_AUTO = "wmh2 §9.2 (automatic hits and misses)"

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from rulesets.core.profiles import ProfileError, load_data, resolve, weapon
-from scenes.model import ModelSpec, Scene
+from battlesight.rulesets.core.profiles import ProfileError, load_data, resolve, weapon
+from battlesight.scenes.model import ModelSpec, Scene
 
 from .rules import MELEE_RANGE, REACH_RANGE, size_class, volume_height
 

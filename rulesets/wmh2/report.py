@@ -9,9 +9,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from geometry.visibility import SightQuery, visibility_many
-from geometry.world import World
+from battlesight.geometry.visibility import SightQuery, visibility_many
+from battlesight.geometry.world import World
 
 from .bodies import Body, bodies, standardise
 from .combat import AttackContext, clouds_of, plan_attack
@@ -19,7 +18,7 @@ from .cover import defence
 from .sight import line_of_sight
 
 if TYPE_CHECKING:
-    from rulesets.core.board import Board
+    from battlesight.rulesets.core.board import Board
 
 NOTE = ("MK II line of sight is all-or-nothing (wmh2 §5.1): one clear line is enough. "
         "rule_fraction is information only: the share of the target's standard volume seen from "

@@ -37,7 +37,7 @@ from .movement import (
 from .rules import CHARGE_ATTACK_MIN, gap
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Action, Game
 
 
 def apply(game: Game, action: Action) -> None:

@@ -14,10 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
-from geometry.plan import base_gap
-from rulesets.core.dice import Dist, nd6
-from rulesets.core.ruling import Ruling
+from battlesight.geometry.plan import base_gap
+from battlesight.rulesets.core.dice import Dist, nd6
+from battlesight.rulesets.core.ruling import Ruling
 
 MM_PER_INCH = 25.4
 SMALL, MEDIUM, LARGE = 30, 40, 50

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from rulesets.core.ruleset import Phase, Ruleset, Step, register
-from rulesets.core.ruling import Cover, Ruling
+from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
+from battlesight.rulesets.core.ruling import Cover, Ruling
 
 from . import activation, report, resolve
 from . import turn as turns
@@ -19,10 +18,10 @@ from .profile import Profile, parse_profile, raw_profile
 from .sight import viewer_points
 
 if TYPE_CHECKING:
-    from geometry.world import World
-    from rulesets.core.board import Board
-    from rulesets.core.game import Action, Game
-    from scenes.model import ModelSpec, Scene
+    from battlesight.geometry.world import World
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Action, Game
+    from battlesight.scenes.model import ModelSpec, Scene
 
 PHASES = (
     Phase("maintenance", (

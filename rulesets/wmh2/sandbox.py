@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from geometry.world import World
-from scenes.build import build_world
-from scenes.model import ModelSpec, Scene, TerrainPiece
+from battlesight.geometry.world import World
+from battlesight.scenes.build import build_world
+from battlesight.scenes.model import ModelSpec, Scene, TerrainPiece
 
 from .bodies import standardise
 from .rules import size_class, volume_height
@@ -68,12 +68,12 @@ class Sandbox:
         return world
 
     def board(self):
-        from rulesets.core.board import Board
-        from rulesets.core.ruleset import get_ruleset
+        from battlesight.rulesets.core.board import Board
+        from battlesight.rulesets.core.ruleset import get_ruleset
 
         return Board(self.scene, self.world(), get_ruleset("wmh2"))
 
     def game(self, seed: int = 1, **kw: Any):
-        from rulesets.core.game import Game
+        from battlesight.rulesets.core.game import Game
 
         return Game(self.scene, "wmh2", seed, world=self.world(), **kw)

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from geometry.ray import segments
-from geometry.world import World
+from battlesight.geometry.ray import segments
+from battlesight.geometry.world import World
 
 from .bodies import Body
 from .rules import ELEVATION_STEP, ELEVATION_TOL, FOREST_DEPTH, STEALTH_RANGE, TOL, gap

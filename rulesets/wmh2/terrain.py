@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from geometry.plan import distance_to_edges, point_in_polygon
-from geometry.ray import RayScene
-from geometry.world import World
+from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.geometry.ray import RayScene
+from battlesight.geometry.world import World
 
 RULE_TERRAIN = "wmh2 §7"
 OBSTACLE_MAX_HEIGHT = 1.0  # wmh2 §7: obstacles are up to 1" tall, obstructions taller

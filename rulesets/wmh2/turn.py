@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.ruling import Ruling
 
 from .bodies import bodies
 from .damage import apply_damage, crippled
 from .rules import MAX_FOCUS_ON_JACK, TOL, command_immune, gap
 
 if TYPE_CHECKING:
-    from rulesets.core.game import Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_MAINT = "wmh2 §2.3"
 RULE_CONTROL = "wmh2 §2.4"

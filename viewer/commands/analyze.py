@@ -15,18 +15,17 @@ import sys
 from pathlib import Path
 
 import numpy as np
-
-from rulesets.layout import (
+from battlesight.rulesets.layout import (
     LayoutAnalysis,
     analyze_scene,
     deployment_map,
     standard_model,
 )
-from rulesets.layout.batch import Job, analyze_batch
-from scenes import load_scene
-from scenes.model import Scene
-from viewer.commands.common import check_output_path, print_json, table
-from viewer.errors import UsageError
+from battlesight.rulesets.layout.batch import Job, analyze_batch
+from battlesight.scenes import load_scene
+from battlesight.scenes.model import Scene
+from battlesight.viewer.commands.common import check_output_path, print_json, table
+from battlesight.viewer.errors import UsageError
 
 FIELDS = ("exposure", "seen_from_1", "seen_from_2", "sees_1", "sees_2")
 
@@ -90,7 +89,7 @@ def model_for(args, ruleset: str):
 
 def run(args) -> int:
     if args.bench:
-        from rulesets.layout.bench import bench, format_bench
+        from battlesight.rulesets.layout.bench import bench, format_bench
 
         figures = bench(grid=args.grid, layouts=args.layouts, workers=args.workers)
         print_json(figures) if args.json else print(format_bench(figures))
@@ -149,7 +148,7 @@ def _draw(analysis: LayoutAnalysis, args, several: bool) -> None:
     if args.field not in analysis.fields:
         raise UsageError(f"no field {args.field!r}; fields: {', '.join(analysis.fields)}")
     if args.heatmap is not None:
-        from viewer.heatmap_png import write_heatmap
+        from battlesight.viewer.heatmap_png import write_heatmap
 
         write_heatmap(analysis, _per_scene(args.heatmap, name, several), args.field)
     if args.save_field is not None:

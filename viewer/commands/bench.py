@@ -10,13 +10,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
-from geometry import ray
-from geometry.visibility import DEFAULT_SAMPLES, SightQuery, visibility, visibility_many
-from geometry.world import World
-from scenes.build import build_world
-from scenes.generate import generate_table
-from viewer.commands.common import print_json
+from battlesight.geometry import ray
+from battlesight.geometry.visibility import DEFAULT_SAMPLES, SightQuery, visibility, visibility_many
+from battlesight.geometry.world import World
+from battlesight.scenes.build import build_world
+from battlesight.scenes.generate import generate_table
+from battlesight.viewer.commands.common import print_json
 
 
 def add_parser(sub, name: str) -> None:

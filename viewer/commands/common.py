@@ -9,11 +9,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from geometry.world import World
-from scenes import load_scene
-from scenes.build import build_world
-from scenes.model import Scene
-from viewer.errors import UsageError
+from battlesight.geometry.world import World
+from battlesight.scenes import load_scene
+from battlesight.scenes.build import build_world
+from battlesight.scenes.model import Scene
+from battlesight.viewer.errors import UsageError
 
 
 def add_scene_argument(parser: argparse.ArgumentParser) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from geometry.visibility import SightQuery, visibility_many
-from scenes import DEFAULT_SCENE
-from viewer.commands.common import load, require_model, table
-from viewer.errors import UsageError
+from battlesight.geometry.visibility import SightQuery, visibility_many
+from battlesight.scenes import DEFAULT_SCENE
+from battlesight.viewer.commands.common import load, require_model, table
+from battlesight.viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:
@@ -33,7 +33,9 @@ def run(args) -> int:
           f"{len(scene.terrain)} terrain pieces, {len(scene.models)} models)")
     print(summary(scene, world))
     if not args.no_render:
-        from viewer.render import render_demo_pictures  # imports Panda3D: only when drawing
+        from battlesight.viewer.render import (
+            render_demo_pictures,  # imports Panda3D: only when drawing
+        )
 
         for path in render_demo_pictures(world, scene, args.out, observer=args.observer):
             print(f"wrote {path}")

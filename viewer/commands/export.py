@@ -8,11 +8,10 @@ import tempfile
 from pathlib import Path
 
 import trimesh
-
-from geometry.meshfile import glb_bytes
-from geometry.world import World
-from viewer.commands.common import add_scene_argument, check_output_path, load
-from viewer.errors import UsageError
+from battlesight.geometry.meshfile import glb_bytes
+from battlesight.geometry.world import World
+from battlesight.viewer.commands.common import add_scene_argument, check_output_path, load
+from battlesight.viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulesets.layout import SETUP, deployment_map, generate_layout, layout_checks, legal
-from rulesets.layout.batch import Job, analyze_batch
-from rulesets.layout.maps import scene_deployment
-from scenes import load_scene, save_scene
-from scenes.save import scene_to_yaml
-from viewer.commands.analyze import (
+from battlesight.rulesets.layout import SETUP, deployment_map, generate_layout, layout_checks, legal
+from battlesight.rulesets.layout.batch import Job, analyze_batch
+from battlesight.rulesets.layout.maps import scene_deployment
+from battlesight.scenes import load_scene, save_scene
+from battlesight.scenes.save import scene_to_yaml
+from battlesight.viewer.commands.analyze import (
     add_analysis_options,
     check_analysis_options,
     overrides,
     print_results,
 )
-from viewer.commands.common import check_output_path
-from viewer.errors import UsageError
+from battlesight.viewer.commands.common import check_output_path
+from battlesight.viewer.errors import UsageError
 
 MAX_COUNT = 100_000
 

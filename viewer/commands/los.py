@@ -3,13 +3,19 @@ every other model), and what hides the rest."""
 
 from __future__ import annotations
 
-from geometry.plan import base_gap
-from geometry.visibility import SightQuery, Visibility, visibility_many
-from geometry.world import World
-from rulesets.core.ruling import cover_value_text
-from scenes.model import Scene
-from viewer.commands.common import add_scene_argument, load, print_json, require_model, table
-from viewer.errors import UsageError
+from battlesight.geometry.plan import base_gap
+from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
+from battlesight.geometry.world import World
+from battlesight.rulesets.core.ruling import cover_value_text
+from battlesight.scenes.model import Scene
+from battlesight.viewer.commands.common import (
+    add_scene_argument,
+    load,
+    print_json,
+    require_model,
+    table,
+)
+from battlesight.viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:
@@ -55,8 +61,8 @@ def los_reports(scene: Scene, world: World, observer: str, targets: list[str]) -
 
 def rules_board(scene: Scene, world: World):
     """The scene's ruleset board, or None when no ruleset of that id is installed."""
-    from rulesets.core.board import Board
-    from rulesets.core.ruleset import get_ruleset
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.ruleset import get_ruleset
 
     try:
         ruleset = get_ruleset(scene.ruleset)

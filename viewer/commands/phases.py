@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rulesets.core.ruleset import CORE_ACTIONS, get_ruleset
-from viewer.commands.common import print_json
-from viewer.errors import UsageError
+from battlesight.rulesets.core.ruleset import CORE_ACTIONS, get_ruleset
+from battlesight.viewer.commands.common import print_json
+from battlesight.viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:

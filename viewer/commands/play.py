@@ -12,12 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from rulesets.core.game import Game
-from rulesets.core.profiles import ProfileError
-from scenes.save import scene_to_yaml
-from viewer.commands.common import add_scene_argument, check_output_path, load, print_json
-from viewer.errors import UsageError
+from battlesight.rulesets.core.game import Game
+from battlesight.rulesets.core.profiles import ProfileError
+from battlesight.scenes.save import scene_to_yaml
+from battlesight.viewer.commands.common import (
+    add_scene_argument,
+    check_output_path,
+    load,
+    print_json,
+)
+from battlesight.viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:

@@ -8,8 +8,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from viewer.commands.common import add_scene_argument, check_output_path, load, require_model
-from viewer.errors import UsageError
+from battlesight.viewer.commands.common import (
+    add_scene_argument,
+    check_output_path,
+    load,
+    require_model,
+)
+from battlesight.viewer.errors import UsageError
 
 FRAME_SUFFIXES = (".png", ".gif", ".mp4")
 
@@ -44,7 +49,7 @@ def add_parser(sub, name: str) -> None:
 
 def add_heatmap_options(parser, help_text: str) -> None:
     """--heatmap, --field and --grid (shared by `render` and `view`)."""
-    from viewer.heatmap import DEFAULT_GRID, FIELDS
+    from battlesight.viewer.heatmap import DEFAULT_GRID, FIELDS
 
     parser.add_argument("--heatmap", action="store_true", help=help_text)
     parser.add_argument("--field", default="exposure", choices=FIELDS,
@@ -74,7 +79,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def check_args(args, scene) -> None:
     """Every mistake the command can spot before drawing, as a UsageError."""
-    from viewer.cameras import parse_view
+    from battlesight.viewer.cameras import parse_view
 
     out = Path(args.out)
     if not out.parent.exists() or not out.parent.is_dir():
@@ -102,8 +107,8 @@ def check_args(args, scene) -> None:
 
 def settings_from_args(args, world):
     """RenderSettings for the parsed arguments."""
-    from viewer.heatmap import load_field
-    from viewer.render import RenderSettings
+    from battlesight.viewer.heatmap import load_field
+    from battlesight.viewer.render import RenderSettings
 
     width, height = parse_size(args.size)
     heatmap = None
@@ -127,9 +132,9 @@ def run(args) -> int:
     parse_size(args.size)
     check_args(args, scene)
     settings = settings_from_args(args, world)
-    from viewer import platform
-    from viewer.platform import RenderUnavailable
-    from viewer.render import render_scene, render_turntable, save_frames, save_png
+    from battlesight.viewer import platform
+    from battlesight.viewer.platform import RenderUnavailable
+    from battlesight.viewer.render import render_scene, render_turntable, save_frames, save_png
 
     start = time.perf_counter()
     try:

@@ -3,12 +3,12 @@ T, which of its models fire, what they see, each target model's cover and the ex
 
 from __future__ import annotations
 
-from rulesets.core.board import Board
-from rulesets.core.profiles import ProfileError
-from rulesets.core.ruleset import get_ruleset
-from rulesets.core.ruling import cover_value_text
-from viewer.commands.common import add_scene_argument, load, print_json, table
-from viewer.errors import UsageError
+from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.profiles import ProfileError
+from battlesight.rulesets.core.ruleset import get_ruleset
+from battlesight.rulesets.core.ruling import cover_value_text
+from battlesight.viewer.commands.common import add_scene_argument, load, print_json, table
+from battlesight.viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from scenes import validate_scene_file
-from viewer.commands.common import add_scene_argument
+from battlesight.scenes import validate_scene_file
+from battlesight.viewer.commands.common import add_scene_argument
 
 
 def add_parser(sub, name: str) -> None:

@@ -9,9 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from viewer.commands.common import add_scene_argument, check_output_path, load, require_model
-from viewer.commands.render import add_heatmap_options, check_heatmap_options, parse_size
-from viewer.errors import UsageError
+from battlesight.viewer.commands.common import (
+    add_scene_argument,
+    check_output_path,
+    load,
+    require_model,
+)
+from battlesight.viewer.commands.render import (
+    add_heatmap_options,
+    check_heatmap_options,
+    parse_size,
+)
+from battlesight.viewer.errors import UsageError
 
 
 def add_parser(sub, name: str) -> None:
@@ -34,7 +43,7 @@ def run(args) -> int:
     width, height = parse_size(args.size)
     if args.select:
         require_model(scene, args.select)
-    from viewer.cameras import parse_view
+    from battlesight.viewer.cameras import parse_view
 
     try:
         _, model, target = parse_view(args.view)
@@ -50,12 +59,12 @@ def run(args) -> int:
         raise UsageError(f"cannot write {args.screenshot}: its folder does not exist")
     if args.screenshot:
         check_output_path(args.screenshot, "--screenshot")
-    from viewer import platform
+    from battlesight.viewer import platform
 
     if args.frames is None and not platform.has_display():
         raise UsageError("no display here (DISPLAY is not set): use `battlesight render`, "
                          "or --frames N to run the viewer headless")
-    from viewer.window import run_viewer
+    from battlesight.viewer.window import run_viewer
 
     def loader():
         scene_now, world_now = load(args.scene)

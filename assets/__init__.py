@@ -1,0 +1,1 @@
+"""Meshes used by scenes: `terrain/` and `models/` (regenerate with `make_assets.py`)."""

@@ -1,0 +1,8 @@
+"""`python -m battlesight`: the same command line as the `battlesight` script."""
+
+import sys
+
+from battlesight.viewer.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
