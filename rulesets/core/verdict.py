@@ -1,0 +1,116 @@
+"""The one sight judgement's answer (`Verdict`) and a listed modifier (`Modifier`).
+
+Every surface (the `los` and `shoot` commands, `demo`, `analyze`, the pictures, the window and
+the Python API) takes its answer to "does A see B, how much, in what cover, and why" from
+`Ruleset.judge(board, pairs)`, which returns one `Verdict` per ordered pair. The viewer only
+maps `Verdict.status` to a colour and `Verdict.label` to words; it never re-decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ruling import Cover, _plain, cover_value_text
+
+#: Verdict.status values, in the order a picture's legend lists them.
+STATUSES = ("clear", "cover", "hidden")
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One modifier that applies to a roll or a characteristic, with the rule that gives it.
+
+    name:  what it is, as a player says it ('aiming', 'cover', 'long range').
+    value: the change (+2, -1, 4 for a 4+ save, ...), in the system's own terms.
+    rule:  system and section, e.g. 'wmh2 §7.2'.
+    applies_to: what it changes ('to_hit', 'def', 'save', 'to_wound', ...).
+    """
+
+    name: str
+    value: Any
+    rule: str
+    applies_to: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"name": self.name, "value": _plain(self.value), "rule": self.rule}
+        if self.applies_to:
+            out["applies_to"] = self.applies_to
+        return out
+
+
+@dataclass
+class Verdict:
+    """A ruleset's answer for one ordered pair (observer -> target).
+
+    visible:         whether the observer has line of sight to the target by the rule.
+    seen_share:      the share of the target that counts under the rule (0..1), as the rule
+                     measures it (the parts that count, from the sight points it allows).
+    geometric_share: the plain ray-cast share of the whole target from the observer's eye.
+    cover:           the cover the target has against the observer (None when not visible or
+                     the system judges none); `Cover.rule` cites it.
+    reason:          one sentence saying why.
+    rule:            system and section of the sight rule that decided `visible`.
+    blockers:        owner id -> share of the target it hides (geometric, first blocker).
+    modifiers:       modifiers this sight gives an attack (cover DEF, to-hit penalties, ...).
+    details:         system-specific facts (the proving line, arc, models seen, ...).
+    """
+
+    observer: str
+    target: str
+    visible: bool
+    seen_share: float
+    geometric_share: float
+    reason: str
+    rule: str
+    cover: Cover | None = None
+    blockers: dict[str, float] = field(default_factory=dict)
+    modifiers: list[Modifier] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def in_cover(self) -> bool:
+        return bool(self.visible and self.cover is not None and self.cover.in_cover)
+
+    @property
+    def status(self) -> str:
+        """'clear', 'cover' or 'hidden': what a picture colours the sight line."""
+        if not self.visible:
+            return "hidden"
+        return "cover" if self.in_cover else "clear"
+
+    @property
+    def cover_text(self) -> str:
+        """'cover 4+ (ruin-1)', 'cover +2 DEF (wall-1)', or '' when not in cover."""
+        if not self.in_cover:
+            return ""
+        assert self.cover is not None
+        value = self.cover.value
+        text = "cover" if value is None else f"cover {cover_value_text(value, self.cover.effect)}"
+        return text + (f" ({self.cover.source})" if self.cover.source else "")
+
+    @property
+    def label(self) -> str:
+        """Short text for a sight line: '62% seen, cover 4+ (ruin-1)', '100% seen, clear',
+        'not visible'. The share is `seen_share`, the one the rule counts."""
+        if not self.visible:
+            return "not visible"
+        pct = f"{round(100 * self.seen_share)}% seen"
+        return f"{pct}, {self.cover_text}" if self.in_cover else f"{pct}, clear"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "observer": self.observer,
+            "target": self.target,
+            "visible": self.visible,
+            "status": self.status,
+            "seen_share": round(float(self.seen_share), 4),
+            "geometric_share": round(float(self.geometric_share), 4),
+            "cover": self.cover.to_dict() if self.cover is not None else None,
+            "reason": self.reason,
+            "rule": self.rule,
+            "blockers": [{"id": k, "share": round(float(v), 4)} for k, v in self.blockers.items()],
+            "modifiers": [m.to_dict() for m in self.modifiers],
+            "details": _plain(self.details),
+            "label": self.label,
+        }
