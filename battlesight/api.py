@@ -1,0 +1,210 @@
+"""The front door: one `Battlefield` per scene, and every question asked of it.
+
+    import battlesight
+    bf = battlesight.load("scene.yaml")          # a path, a dict in the scene format, a Scene
+    bf.sight("sgt", "boy-1").visible_fraction    # geometry only: the ray-cast share seen
+    bf.judge("sgt", "boy-1").reason              # the ruleset's verdict, with its rule
+    bf.who_sees_whom().seen_by("sgt")            # every ordered pair, in one batch
+
+Every `battlesight` sub-command is a thin layer over these calls, so the command line, the
+pictures and a script get the same numbers from the same functions: sight from
+`geometry.visibility`, verdicts from the scene's ruleset's one judgement (`Ruleset.judge`),
+shooting from `Ruleset.shooting_report`, layouts from `rulesets.layout.analyze_scene`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
+from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.ruleset import Ruleset, get_ruleset
+from battlesight.rulesets.core.verdict import Verdict
+from battlesight.scenes import load_scene, scene_from_dict
+from battlesight.scenes.build import build_world
+from battlesight.scenes.model import Scene
+
+if TYPE_CHECKING:
+    from battlesight.geometry.world import World
+    from battlesight.rulesets.core.game import Game
+    from battlesight.rulesets.layout.analysis import LayoutAnalysis
+    from battlesight.viewer.render import RenderSettings
+
+SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
+
+
+def load(source: SceneSource) -> Battlefield:
+    """A Battlefield from a scene file's path, a dict in the scene format, or a Scene.
+
+    Bad input raises `battlesight.scenes.SceneError`, whose `problems` are the one-line
+    `FILE:LINE: KEY: message` reports that `battlesight validate` prints.
+    """
+    if isinstance(source, Scene):
+        scene = source
+    elif isinstance(source, dict):
+        scene = scene_from_dict(source)
+    else:
+        scene = load_scene(Path(source))
+    return Battlefield(scene)
+
+
+@dataclass
+class WhoSeesWhom:
+    """Every ordered pair's verdict, with lookups by observer and a boolean matrix.
+
+    ids:      model ids, the rows and columns of `matrix`
+    verdicts: one Verdict per ordered pair judged
+    """
+
+    ids: list[str]
+    verdicts: list[Verdict]
+
+    @cached_property
+    def _by_pair(self) -> dict[tuple[str, str], Verdict]:
+        return {(v.observer, v.target): v for v in self.verdicts}
+
+    def verdict(self, observer: str, target: str) -> Verdict:
+        return self._by_pair[(observer, target)]
+
+    def seen_by(self, observer: str) -> list[str]:
+        """Targets the observer sees by the rules, in model order."""
+        return [v.target for v in self.verdicts if v.observer == observer and v.visible]
+
+    def seeing(self, target: str) -> list[str]:
+        """Observers that see the target by the rules, in model order."""
+        return [v.observer for v in self.verdicts if v.target == target and v.visible]
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """(n, n) bool: matrix[i, j] when ids[i] sees ids[j] by the rules (False unjudged)."""
+        index = {m: i for i, m in enumerate(self.ids)}
+        out = np.zeros((len(self.ids), len(self.ids)), dtype=bool)
+        for v in self.verdicts:
+            out[index[v.observer], index[v.target]] = v.visible
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"models": list(self.ids), "verdicts": [v.to_dict() for v in self.verdicts]}
+
+
+class Battlefield:
+    """A scene, its ray world and its ruleset's board, kept together.
+
+    scene:   the scene as loaded (what `save` writes)
+    world:   the Embree world of terrain and model volumes (built on first use)
+    ruleset: the scene's game system
+    board:   the scene and world seen through the ruleset (profiles, wounds, outlines)
+    """
+
+    def __init__(self, scene: Scene, world: World | None = None):
+        self.scene = scene
+        self._world = world
+
+    def __repr__(self) -> str:
+        return (f"<Battlefield {self.scene.name!r} {self.scene.ruleset} "
+                f"{self.scene.table[0]:g}x{self.scene.table[1]:g}\" "
+                f"{len(self.scene.terrain)} pieces, {len(self.scene.models)} models>")
+
+    @property
+    def world(self) -> World:
+        if self._world is None:
+            self._world = build_world(self.scene)
+        return self._world
+
+    @cached_property
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.scene.ruleset)
+
+    @cached_property
+    def board(self) -> Board:
+        return Board(self.scene, self.world, self.ruleset)
+
+    @property
+    def models(self) -> list[str]:
+        """Ids of the models on the table, in scene order."""
+        return [m.id for m in self.scene.models if m.id in self.world.models]
+
+    def _check(self, *model_ids: str) -> None:
+        for model_id in model_ids:
+            if model_id not in self.world.models:
+                known = ", ".join(self.models[:12]) + (" ..." if len(self.models) > 12 else "")
+                raise KeyError(f"no model {model_id!r} on the table; models: {known}")
+
+    # ---- geometry -------------------------------------------------------------------------
+
+    def sight(self, observer: str, target: str, samples: int = 400) -> Visibility:
+        """What the observer's eye sees of the target, by rays alone (no rules)."""
+        return self.sight_many([(observer, target)], samples)[0]
+
+    def sight_many(self, pairs: list[tuple[str, str]], samples: int = 400) -> list[Visibility]:
+        """`sight` for many (observer, target) pairs in one batch."""
+        self._check(*{m for pair in pairs for m in pair})
+        return visibility_many(self.world, [SightQuery(a, b, samples=samples) for a, b in pairs])
+
+    # ---- rules ----------------------------------------------------------------------------
+
+    def judge(self, observer: str, target: str) -> Verdict:
+        """The ruleset's verdict for observer -> target: sight by the rule, the share that
+        counts, cover and the modifiers it gives, why, and the rule cited."""
+        return self.judge_many([(observer, target)])[0]
+
+    def judge_many(self, pairs: list[tuple[str, str]]) -> list[Verdict]:
+        """`judge` for many ordered pairs in one batch (the ruleset's one judgement)."""
+        self._check(*{m for pair in pairs for m in pair})
+        return self.ruleset.judge(self.board, list(pairs))
+
+    def who_sees_whom(self, observers: list[str] | None = None,
+                      enemies_only: bool = True) -> WhoSeesWhom:
+        """Verdicts for every ordered pair of models on the table (each observer against
+        every enemy model, or every other model with enemies_only=False)."""
+        ids = self.models
+        observers = ids if observers is None else list(observers)
+        self._check(*observers)
+        player = {m.id: m.player for m in self.scene.models}
+        pairs = [(a, b) for a in observers for b in ids
+                 if a != b and (not enemies_only or player[a] != player[b])]
+        return WhoSeesWhom(ids, self.judge_many(pairs) if pairs else [])
+
+    def shoot(self, unit: str, target: str, *, moved: bool = False, weapon: str | None = None,
+              samples: int = 600) -> dict[str, Any]:
+        """The ruleset's analysis of `unit` shooting at unit `target` (no dice rolled):
+        who may fire, what they see, range, cover, the listed modifiers and exact per-attack
+        odds (`p_hit`, `p_wound`, `p_save_fail`, `p_unsaved`)."""
+        for unit_id in (unit, target):
+            if not self.board.has_unit(unit_id):
+                raise KeyError(f"no unit {unit_id!r}; units: {', '.join(self.board.unit_ids())}")
+        return self.ruleset.shooting_report(self.board, unit, target, weapon=weapon,
+                                            moved=moved, samples=samples)
+
+    def analyze(self, grid: float = 1.0, deployment: str | None = None) -> LayoutAnalysis:
+        """The layout's exposure, fairness, firing lanes and the system's set-up checks."""
+        from battlesight.rulesets.layout.analysis import analyze_scene, terrain_world
+
+        return analyze_scene(self.scene, grid=grid, deployment=deployment,
+                             world=terrain_world(self.scene))
+
+    def game(self, seed: int = 0, first_player: int | None = None) -> Game:
+        """A game on this scene, dice from `seed` (the same seed replays identically). The
+        game moves models on its own copy of the board, not on this Battlefield's."""
+        from battlesight.rulesets.core.game import Game
+
+        return Game(self.scene, self.ruleset, seed=seed, first_player=first_player)
+
+    # ---- pictures -------------------------------------------------------------------------
+
+    def render(self, settings: RenderSettings | None = None, **options: Any) -> np.ndarray:
+        """An offscreen picture, (height, width, 3) uint8: `RenderSettings` (the same object
+        `battlesight render` fills from its arguments) or its fields as keywords."""
+        from battlesight.viewer.render import RenderSettings, render_scene
+
+        if settings is None:
+            settings = RenderSettings(**options)
+        elif options:
+            raise TypeError("give RenderSettings or keyword options, not both")
+        return render_scene(self.world, self.scene, settings)
