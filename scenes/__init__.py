@@ -1,6 +1,6 @@
 """The scene format (v1): load, validate and save YAML scenes; terrain footprints.
 
-Pure data: no meshes here (see ``geometry``). See DESIGN.md, "Scene format, version 1".
+Pure data: no meshes here (see ``geometry``). See docs/scene-format.md.
 """
 
 from pathlib import Path

@@ -1,8 +1,9 @@
 """Scene format v1 as plain data: the scene, its terrain pieces and its models.
 
-Units and axes follow DESIGN.md: inches, x in [0, width], y in [0, depth], z up; angles in
-degrees counter-clockwise seen from above; a model's ``facing`` of 0 looks along +y, 90 along -x.
-Base sizes are millimetres as printed on the base and are converted by ``base_radii_in``.
+Units and axes follow docs/scene-format.md: inches, x in [0, width], y in [0, depth], z up;
+angles in degrees counter-clockwise seen from above; a model's ``facing`` of 0 looks along +y,
+90 along -x. Base sizes are millimetres as printed on the base and are converted by
+``base_radii_in``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ FORMAT_VERSION = 1
 
 MM_PER_INCH = 25.4
 
-# Defaults for keys a model may leave out (DESIGN.md, scene format v1).
+# Defaults for keys a model may leave out (docs/scene-format.md).
 DEFAULT_FACING = 0.0  # degrees; looks along +y
 DEFAULT_BASE_MM = 32.0  # round base diameter
 DEFAULT_HEIGHT = 1.6  # inches, bottom of base to top of the volume

@@ -1,4 +1,4 @@
-"""Age of Sigmar 2nd edition on the shared rules core (digest: shared/rules/aos2.md)."""
+"""Age of Sigmar 2nd edition on the shared rules core (rules page: docs/rules/aos2.md)."""
 
 from .ruleset import AOS2
 

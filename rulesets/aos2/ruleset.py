@@ -10,6 +10,7 @@ from battlesight.rulesets.core.state import HookedRuleset
 
 from . import actions, attacks, cover, sight
 from .warscroll import Warscroll, parse_warscroll
+from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -46,11 +47,12 @@ PHASES = (
 
 @register
 class AOS2(HookedRuleset):
-    """Warhammer Age of Sigmar 2nd edition (digest: ../shared/rules/aos2.md)."""
+    """Warhammer Age of Sigmar 2nd edition (rules page: docs/rules/aos2.md)."""
 
     id = "aos2"
     name = "Warhammer Age of Sigmar 2nd edition"
     digest = "aos2.md"
+    standard_profile = STANDARD
     measure_mode = "3d"
     phases = PHASES
     game_turns = 5

@@ -3,7 +3,7 @@
 An `Outline` is a model's footprint (round or oval base, or a vehicle's rectangular hull) at a
 height: `z` is the bottom of the base, `height` the top of the body above it. Distances follow
 the tabletop convention "closest point of one base to closest point of the other". Bearings are
-degrees counter-clockwise from +y, the same as a model's facing (DESIGN.md).
+degrees counter-clockwise from +y, the same as a model's facing (docs/scene-format.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Rulings: a ruleset's verdicts, each with the rule that decided it and the geometry behind it.
 
-Citations name the system and the section of its digest in `../shared/rules/`, e.g.
+Citations name the system and the section of its rules page in `docs/rules/`, e.g.
 `wh40k6 §5.2`. `geometry` holds the numbers that led to the verdict (fractions obscured,
 blocker ids, distances), so a viewer can draw them and a player can check them.
 """

@@ -54,7 +54,7 @@ def layout_checks(scene: Scene, deployment: Deployment,
         if facts is not None:
             checks.append(_hidden_spots(deployment, facts, 12.0, "wh40k6 §4.2 (Infiltrate)"))
     elif scene.ruleset == "wmh2":
-        rule = "wmh2 §13; Steamroller 2017 (research/anchors.md §5.2)"
+        rule = "wmh2 §13; Steamroller 2017 tournament pack"
         checks += [_table(scene, (48.0, 48.0), "wmh2 §13 (S p.16)"),
                    _zones_apart(deployment, 28.0, "wmh2 §13 (S p.16)"),
                    _count(prints, 6, 8, rule), _spans(scene, 3.0, 6.0, rule),
@@ -65,7 +65,7 @@ def layout_checks(scene: Scene, deployment: Deployment,
                              overlap=True),
                    _zones_apart(deployment, 24.0, "aos2 §12 (First Blood)")]
     elif scene.ruleset == "whfb6":
-        checks += [_table(scene, (72.0, 48.0), "whfb6 [GK] (research/anchors.md §5.2)"),
+        checks += [_table(scene, (72.0, 48.0), "whfb6 [GK] (the usual 6' x 4' table)"),
                    _zones_apart(deployment, 24.0, "whfb6 [GK] Pitched Battle")]
         if facts is not None:
             checks.append(_hidden_spots(deployment, facts, 10.0, "whfb6 §4.1 (Scouts)"))

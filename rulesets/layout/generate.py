@@ -3,7 +3,7 @@
 - wh40k6 (§2.3 step 5, §6.8): the table in ~2' x 2' areas, D3 pieces per area (a piece counts
   in the area holding most of it), pieces more than 3" apart; the map rolled on a D3 (§2.3 step
   3: Dawn of War, Hammer and Anvil, Vanguard Strike).
-- wmh2 (§13, and the Steamroller 2017 pack quoted in research/anchors.md §5.2): a 4' x 4'
+- wmh2 (§13, and the Steamroller 2017 tournament pack): a 4' x 4'
   table, 6-8 pieces 3"-6" across, none within 6" of a table edge.
 - aos2 (§6.1): at least one feature per 2' square (1-3 here); pieces 3" apart [GK].
 - whfb6: the digest has no terrain set-up (§1); 1-2 pieces per 2' area, 3" apart [GK].
@@ -61,7 +61,7 @@ SETUP: dict[str, SetupRules] = {
         data={"hill": {"elevation": True}, "forest": {"concealment": True, "rough": True},
               "wall": {"obstacle": True, "cover": "cover"}, "box": {"cover": "cover"},
               "crater": {"rough": True, "kind": "rubble"}},
-        rule="wmh2 §13; Steamroller 2017 (research/anchors.md §5.2)"),
+        rule="wmh2 §13; Steamroller 2017 tournament pack"),
     "aos2": SetupRules(
         "aos2", (72.0, 48.0),
         {"ruin": 2, "wall": 2, "forest": 1, "hill": 1, "box": 1, "mesh": 1},
@@ -75,7 +75,7 @@ SETUP: dict[str, SetupRules] = {
         data={"forest": {"kind": "woods"}, "wall": {"obstacle": True, "cover": "soft"},
               "box": {"kind": "building", "impassable": True},
               "ruin": {"kind": "building", "cover": "hard"}},
-        rule="whfb6 [GK] (digest §1 omits set-up)"),
+        rule="whfb6 [GK] (the rulebook summary has no set-up, §1)"),
 }
 
 

@@ -99,7 +99,7 @@ MAPS: dict[str, dict[str, DeploymentMap]] = {
     },
     "whfb6": {
         "pitched-battle": DeploymentMap("pitched-battle", "Pitched Battle",
-                                        "whfb6 [GK] (digest §1 omits deployment)",
+                                        "whfb6 [GK] (the rulebook summary has no deployment, §1)",
                                         long_edges(12.0)),
     },
 }

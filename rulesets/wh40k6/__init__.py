@@ -1,4 +1,4 @@
-"""Warhammer 40,000 6th edition on the shared rules core (digest: shared/rules/wh40k6.md)."""
+"""Warhammer 40,000 6th edition on the shared rules core (rules page: docs/rules/wh40k6.md)."""
 
 from .ruleset import WH40K6
 

@@ -11,6 +11,7 @@ from battlesight.rulesets.core.ruling import Cover, Ruling
 from . import actions, turns
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
+from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -48,11 +49,12 @@ PHASES = (
 
 @register
 class WH40K6(Ruleset):
-    """Warhammer 40,000 6th edition (digest: ../shared/rules/wh40k6.md)."""
+    """Warhammer 40,000 6th edition (rules page: docs/rules/wh40k6.md)."""
 
     id = "wh40k6"
     name = "Warhammer 40,000 6th edition"
     digest = "wh40k6.md"
+    standard_profile = STANDARD
     measure_mode = "3d"  # base to base, vertical gaps count in ruins (wh40k6 §3)
     phases = PHASES
     game_turns = 7

@@ -1,4 +1,4 @@
-"""Warhammer Fantasy Battle 6th edition on the shared rules core (digest: shared/rules/whfb6.md)."""
+"""Warhammer Fantasy Battle 6th edition on the shared rules core (docs/rules/whfb6.md)."""
 
 from .ruleset import WHFB6
 

@@ -10,6 +10,7 @@ from battlesight.rulesets.core.state import HookedRuleset
 
 from . import actions, shooting, sight
 from .profile import Profile, parse_profile
+from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -51,11 +52,12 @@ PHASES = (
 
 @register
 class WHFB6(HookedRuleset):
-    """Warhammer Fantasy Battle 6th edition (digest: ../shared/rules/whfb6.md)."""
+    """Warhammer Fantasy Battle 6th edition (rules page: docs/rules/whfb6.md)."""
 
     id = "whfb6"
     name = "Warhammer Fantasy Battle 6th edition"
     digest = "whfb6.md"
+    standard_profile = STANDARD
     measure_mode = "plan"
     phases = PHASES
     game_turns = 6

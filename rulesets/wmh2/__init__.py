@@ -1,4 +1,4 @@
-"""WARMACHINE/HORDES MK II on the shared rules core (digest: shared/rules/wmh2.md)."""
+"""WARMACHINE/HORDES MK II on the shared rules core (rules page: docs/rules/wmh2.md)."""
 
 from .ruleset import WMH2
 

@@ -1,6 +1,6 @@
 """WARMACHINE/HORDES MK II constants and small rulings: base classes and volumes, measuring
 ("within", "completely within"), rounding, stat modification order and floors, effect
-stacking, command checks and deployment (digest: ../shared/rules/wmh2.md).
+stacking, command checks and deployment (rules page: docs/rules/wmh2.md).
 
 Every function here is pure: numbers in, numbers (or a `Ruling`) out.
 """

@@ -1,5 +1,5 @@
 """The WARMACHINE/HORDES MK II ruleset on the shared core: phases, profiles, sight, cover, the
-action handlers and the command-line reports (digest: ../shared/rules/wmh2.md)."""
+action handlers and the command-line reports (rules page: docs/rules/wmh2.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from .combat import clouds_of
 from .cover import defence
 from .profile import Profile, parse_profile, raw_profile
 from .sight import viewer_points
+from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.geometry.world import World
@@ -46,11 +47,12 @@ PHASES = (
 
 @register
 class WMH2(Ruleset):
-    """WARMACHINE / HORDES MK II (digest: ../shared/rules/wmh2.md)."""
+    """WARMACHINE / HORDES MK II (rules page: docs/rules/wmh2.md)."""
 
     id = "wmh2"
     name = "WARMACHINE/HORDES MK II"
     digest = "wmh2.md"
+    standard_profile = STANDARD
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges
     sight_rule = "wmh2 §5.2"
     phases = PHASES

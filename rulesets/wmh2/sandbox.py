@@ -16,7 +16,7 @@ from battlesight.scenes.model import ModelSpec, Scene, TerrainPiece
 from .bodies import standardise
 from .rules import size_class, volume_height
 
-FACING_PLUS_X = 270.0  # facing 0 looks along +y, 90 along -x (DESIGN.md)
+FACING_PLUS_X = 270.0  # facing 0 looks along +y, 90 along -x (docs/scene-format.md)
 
 
 class Sandbox:

@@ -35,7 +35,8 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--labels", action="store_true", help="label every model")
     add_heatmap_options(parser, "draw a heatmap on the table (see --field)")
     parser.add_argument("--heatmap-field", metavar="FILE.npy",
-                        help="heatmap from a saved (ny, nx) array instead (issue 7's fields)")
+                        help="heatmap from a saved (ny, nx) array instead "
+                             "(as analyze --save-field writes)")
     parser.add_argument("--ruler", nargs=2, metavar=("A", "B"),
                         help="measure between two models, base to base")
     parser.add_argument("--turntable", type=int, metavar="N",
