@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from battlesight.rulesets.whfb6 import psychology, tables
+from battlesight.rulesets.whfb6 import pursuit, tables
 
 from tests.rules_helpers import ScriptedRoller
 from tests.test_whfb6_scenes import block, game, scene
@@ -188,4 +188,4 @@ def test_scripted_psychology_game_replays():
     g1, _ = _pursuit_game()
     g2, _ = _pursuit_game()
     assert g1.log_dicts() == g2.log_dicts()
-    assert psychology.NO_FEAR_TEST.endswith("(whfb6 §7, §11)")
+    assert pursuit.NO_FEAR_TEST.endswith("(whfb6 §7, §11)")

@@ -9,16 +9,17 @@ rules are in `turns`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from battlesight.rulesets.core.moves import parse_destinations
 from battlesight.rulesets.core.ruling import Ruling
 from battlesight.rulesets.core.state import acting_unit_problem
 
 from . import assault, movement, powers, special
-from .morale import fall_back
+from .context import shot_context
+from .morale import combat_result, fall_back
 from .resolve import resolve_shooting
-from .shooting import ShotContext, analyse
+from .shooting import analyse
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Action, Game
@@ -124,25 +125,11 @@ def _legal_shoot(game: Game, action: Action) -> Ruling:
     if game.unit(target).status.get("locked"):
         return Ruling(False, "wh40k6 §4.2", f"{target} is locked in combat: it cannot be shot")
     report = analyse(game.board, action.unit, target,
-                     _context(game, action.unit, action.get("weapon"),
+                     shot_context(game, action.unit, action.get("weapon"),
                               floor=action.get("floor")))
     if not report.eligible:
         return Ruling(False, report.rule, report.reason)
     return Ruling(True, report.rule, value=report)
-
-
-def _context(game: Game, unit: str, weapon: Any = None, **kw: Any) -> ShotContext:
-    state = game.unit(unit)
-    if "only" not in kw and game.phase.name == "shooting" and \
-            state.player == game.active_player:  # a witchfire replaces its shooting (§8.11)
-        kw["hold"] = tuple(state.turn.get("witchfire_models", ()))
-    snap = bool(state.status.get("gone_to_ground") or state.status.get("falling_back")
-                or state.status.get("regrouped") or any(
-                    game.board.model(m).status.get(k) for m in game.board.unit_models(unit)
-                    for k in ("crew_shaken", "crew_stunned")))
-    return ShotContext(weapon=weapon, moved=bool(state.turn.get("moved")),
-                       snap=snap, vehicle_moved=float(state.turn.get("distance", 0.0)),
-                       samples=game.ruleset.samples, **kw)
 
 
 def _legal_charge(game: Game, action: Action) -> Ruling:
@@ -266,7 +253,7 @@ def _do_run(game: Game, action: Action) -> None:
 def _do_shoot(game: Game, action: Action) -> None:
     target = action.get("target")
     report = analyse(game.board, action.unit, target,
-                     _context(game, action.unit, action.get("weapon"),
+                     shot_context(game, action.unit, action.get("weapon"),
                               floor=action.get("floor")))
     gtg = bool(action.get("go_to_ground")) and _may_go_to_ground(game, target)
     outcome = resolve_shooting(game.board, report, game.roller, go_to_ground=gtg,
@@ -318,7 +305,7 @@ def _do_charge(game: Game, action: Action) -> None:
 def _overwatch(game: Game, shooter: str, charger: str) -> None:
     """The charged unit fires snap shots at the charger (§9.1): no morale from it."""
     game.unit(shooter).status["overwatched"] = _turn_key(game)
-    ctx = _context(game, shooter, overwatch=True)
+    ctx = shot_context(game, shooter, overwatch=True)
     report = analyse(game.board, shooter, charger, ctx)
     if not report.eligible:
         game.emit("overwatch", shooter, target=charger, fired=False, reason=report.reason)
@@ -345,8 +332,6 @@ def _do_fight(game: Game, action: Action) -> None:
     for u in units:
         game.unit(u).status["fought_turn"] = _turn_key(game)
     game.emit("fight", action.unit, units=units, record=record, rule=assault.RULE_FIGHT)
-    from .morale import combat_result
-
     combat_result(game, sides, record["wounds"], before)
     game.unit(action.unit).turn["fought"] = True
 

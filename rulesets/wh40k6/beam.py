@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from battlesight.geometry.ray import RayScene
 from battlesight.rulesets.core.measure import Outline, point_gap, vehicle_facing
-from battlesight.rulesets.core.ruling import Ruling
+from battlesight.rulesets.core.ruling import Cover, Ruling
 
 from .damage import apply_vehicle_hit
 from .psychic import RULE_PSYCHIC, Cast
@@ -190,7 +190,5 @@ def resolve_beam(game: Game, cast: Cast, affected: list[str]) -> dict[str, Any]:
     return {"line": cast.extra["line"], "steps": steps}
 
 
-def _open() -> Any:
-    from battlesight.rulesets.core.ruling import Cover
-
+def _open() -> Cover:
     return Cover.none(note="no firer to judge cover from")

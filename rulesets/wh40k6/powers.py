@@ -12,6 +12,9 @@ from battlesight.rulesets.core.measure import Outline, gap
 from battlesight.rulesets.core.ruling import Ruling
 
 from . import effects
+from .beam import resolve_beam
+from .context import shot_context
+from .morale import unit_ld
 from .psychic import (
     RULE_PSYCHIC,
     Cast,
@@ -21,11 +24,11 @@ from .psychic import (
     p_test,
     passes_test,
     perils,
-    plan,
     used,
 )
 from .resolve import Outcome, Wound, allocate, resolve_shooting
 from .shooting import analyse
+from .targets import plan
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Action, Game
@@ -109,8 +112,6 @@ def _resolve(game: Game, cast: Cast, affected: list[str], total: int,
     if pw.kind == "focused witchfire":
         return _focused(game, cast, total, action.get("pick"))
     if pw.kind == "beam":
-        from .beam import resolve_beam
-
         return resolve_beam(game, cast, affected)
     if pw.kind in ("nova", "maelstrom"):
         return {"outcomes": {u: _shoot(game, cast, u, ignore_sight=True) for u in affected}}
@@ -143,11 +144,9 @@ def _shoot(game: Game, cast: Cast, target: str, *, report: Any = None,
            ignore_sight: bool = False) -> dict[str, Any]:
     """A shooting power rolled through the shooting resolution (to hit unless blast,
     template or nova; to wound; allocation; saves)."""
-    from .actions import _context
-
     board = game.board
     if report is None:
-        ctx = _context(game, cast.unit, cast.power.weapon, only=(cast.psyker,),
+        ctx = shot_context(game, cast.unit, cast.power.weapon, only=(cast.psyker,),
                        ignore_sight=ignore_sight, friendly_fire=cast.power.kind == "maelstrom")
         report = analyse(board, cast.unit, target, ctx)
     outcome = resolve_shooting(board, report, game.roller)
@@ -186,8 +185,6 @@ def _heal(game: Game, model: str) -> int:
 def _shriek(game: Game, cast: Cast) -> dict[str, Any]:
     """Psychic Shriek: 3D6 - the target's Ld wounds, no armour or cover saves; allocated as
     shooting wounds (closest visible model first)."""
-    from .morale import unit_ld
-
     board, report, target = game.board, cast.report, cast.targets[0]
     ld = unit_ld(game, target)
     dice = game.roller.d6(3, f"{cast.power.name}: 3D6 - Ld {ld}")

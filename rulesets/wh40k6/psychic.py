@@ -1,6 +1,6 @@
 """Psychic powers (wh40k6 §8.11, timing §2.4, sight §4.1 quote 11 and §4.2): the power data,
 mastery level and Warp Charge, the exact odds of the psychic test, Perils of the Warp and Deny
-the Witch, and which casts are legal now (with the reason when not).
+the Witch, and `Cast`, a cast being planned (`targets.plan` says whether it is legal now).
 
 A power is cast with `{do: psychic, unit: U, model: M, power: NAME, target: T}` (model: the
 psyker, default the unit's only psyker; target: a unit; `pick: MODEL` for a focused witchfire,
@@ -21,13 +21,12 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from battlesight.rulesets.core.dice import Dist, d6, nd6
 from battlesight.rulesets.core.profiles import ProfileError
-from battlesight.rulesets.core.ruling import Ruling
 
 from .profile import Profile, Weapon, parse_weapon
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
-    from battlesight.rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.game import Game
 
 RULE_PSYCHIC = "wh40k6 §8.11"
 RULE_TIMING = "wh40k6 §2.4"
@@ -254,7 +253,7 @@ def can_cast_in_step(game: Game, step: str) -> bool:
     return False
 
 
-# ---- legality ------------------------------------------------------------------------------
+# ---- a cast --------------------------------------------------------------------------------
 
 
 @dataclass
@@ -268,71 +267,3 @@ class Cast:
     targets: list[str]
     report: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def plan(game: Game, action: Action) -> Cast | Ruling:
-    """The cast `action` asks for, or a refusal with the reason."""
-    board, unit = game.board, str(action.unit)
-    found = _psyker(game, unit, action.get("model"))
-    if isinstance(found, Ruling):
-        return found
-    model, profile = found, board.profile(found)
-    name = action.get("power")
-    pw = known_power(profile, str(name)) if name else None
-    if pw is None:
-        known = ", ".join(p.name for p in powers_of(profile)) or "none"
-        return _no(f"{model} does not know the power {name!r} (knows: {known})")
-    if game.step.name != pw.step:
-        when = ("at the start of the movement phase (powers step)" if pw.step == POWERS_STEP
-                else "in the shooting phase")
-        return _no(f"{pw.name} is a {pw.kind} power: it is cast {when}, not in the "
-                   f"{game.phase.name} phase's {game.step.name} step", RULE_TIMING)
-    if pw.key in used(game, unit, model):
-        return _no(f"{model} already used {pw.name} this turn: a power is not used twice")
-    charge = board.model(model).status.get("warp_charge", 0)
-    if charge < pw.warp_charge:
-        return _no(f"{model} has {charge} Warp Charge left; {pw.name} costs {pw.warp_charge}")
-    if pw.witchfire:
-        why = _witchfire_blocked(game, unit, model)
-        if why:
-            return _no(why)
-    from .targets import choose_targets
-
-    return choose_targets(game, Cast(model, unit, pw, action.get("target"), []), action)
-
-
-def _no(reason: str, rule: str = RULE_PSYCHIC) -> Ruling:
-    return Ruling(False, rule, reason)
-
-
-def _psyker(game: Game, unit: str, model: Any) -> str | Ruling:
-    board = game.board
-    casters = psykers(board, unit)
-    if model is None:
-        if len(casters) != 1:
-            return _no(f"name the psyker of {unit} casting ('model'); psykers: "
-                       f"{', '.join(casters) or 'none'}")
-        return casters[0]
-    model = str(model)
-    if model not in board.models or board.unit_of(model) != unit:
-        return _no(f"{model!r} is not a model of {unit}")
-    if not board.model(model).alive or not board.model(model).on_table:
-        return _no(f"{model} is not on the table")
-    if not board.profile(model).mastery:
-        return _no(f"{model} is not a psyker")
-    return model
-
-
-def _witchfire_blocked(game: Game, unit: str, model: str) -> str:
-    """Why a witchfire may not be cast now ('' if it may): it counts as firing a weapon."""
-    turn, status = game.unit(unit).turn, game.unit(unit).status
-    if turn.get("ran"):
-        return f"{unit} ran this turn: no witchfire (it counts as shooting)"
-    if status.get("locked"):
-        return f"{unit} is locked in combat: no witchfire"
-    if model in turn.get("witchfire_models", []):
-        return f"{model} already cast a witchfire power this turn (one a turn)"
-    if model in turn.get("fired_models", []):
-        return f"{model} fired a weapon this phase: a witchfire replaces its shooting"
-    return ""
-

@@ -18,6 +18,8 @@ from . import movement as mv
 from . import pursuit, tables
 from .charge import ld_of, panic_test, remove_casualties
 from .profile import Profile
+from .shooting import roll_wounds_and_saves
+from .sight import gap
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Game
@@ -44,8 +46,6 @@ def combat_of(game: Game, unit: str) -> list[str]:
 
 def fighters(game: Game, unit: str, enemies: list[str]) -> list[tuple[str, str]]:
     """(model, enemy unit it strikes) for models in base contact, plus spears behind them."""
-    from .sight import gap
-
     board = game.board
     models = fm.order(game, unit)
     out: list[tuple[str, str]] = []
@@ -145,8 +145,6 @@ def _strike(game: Game, unit: str, target: str, n: int, first_round: bool) -> di
     attacks = n * int(att.stat("A", 1) or 1)
     dice = game.roller.d6(attacks, f"{unit} attacks {target}: to hit {need}+")
     hits = sum(1 for d in dice if d == 6 or (d != 1 and d >= need))
-    from .shooting import roll_wounds_and_saves
-
     wounds, unsaved = roll_wounds_and_saves(game.roller, hits, s, dfn, False,
                                             f"{unit} attacks {target}")
     can_take = sum(board.model(m).wounds for m in board.unit_models(target))

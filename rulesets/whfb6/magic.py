@@ -8,7 +8,7 @@ the seed: a miscast is logged with its 2D6 roll and no result (whfb6 §10.3).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from battlesight.rulesets.core.ruling import Ruling
 from battlesight.rulesets.core.state import (
@@ -57,10 +57,6 @@ def start_phase(game: Game) -> None:
     game.emit("magic_dice", power=pools["power"], dispel=pools["dispel"], rule=RULE_POWER)
 
 
-def pools(game: Game) -> dict[str, Any]:
-    return game_state(game).setdefault("magic", {"power": 0, "dispel": 0, "cast": []})
-
-
 def legal_cast(game: Game, action: Action) -> Ruling:
     models = [m for m in game.board.unit_models(action.unit) if game.board.profile(m).wizard]
     if not models:
@@ -69,7 +65,7 @@ def legal_cast(game: Game, action: Action) -> Ruling:
     spell = str(action.get("spell", ""))
     if spell not in spells.spell_list() and action.get("value") is None:
         return Ruling(False, RULE_CAST, f"unknown spell {spell!r}; give value: N to log one")
-    if (action.unit, spell) in pools(game)["cast"]:
+    if (action.unit, spell) in spells.pools(game)["cast"]:
         return Ruling(False, RULE_CAST, f"{action.unit} has already tried {spell} this turn")
     why = psychology.may_act(game, action.unit, "cast")
     if why:
@@ -78,10 +74,11 @@ def legal_cast(game: Game, action: Action) -> Ruling:
     if not aim:
         return aim
     dice = int(action.get("dice", 0) or 0)
-    limit = min(tables.max_power_dice(level), pools(game)["power"])
+    left = spells.pools(game)["power"]
+    limit = min(tables.max_power_dice(level), left)
     if not 1 <= dice <= limit:
         return Ruling(False, RULE_CAST, f"a level {level} wizard may roll 1 to "
-                      f"{tables.max_power_dice(level)} power dice ({pools(game)['power']} left)")
+                      f"{tables.max_power_dice(level)} power dice ({left} left)")
     return Ruling(True, RULE_CAST)
 
 
@@ -90,8 +87,8 @@ def cast(game: Game, action: Action) -> None:
     spell = str(action.get("spell", ""))
     value = int(action.get("value") or spells.spell_list().get(spell, {}).get("value", 0))
     n = int(action.get("dice"))
-    pools(game)["power"] -= n
-    pools(game)["cast"].append((action.unit, spell))
+    spells.pools(game)["power"] -= n
+    spells.pools(game)["cast"].append((action.unit, spell))
     dice = game.roller.d6(n, f"{action.unit} casts {spell} (value {value})")
     result = tables.cast_result(dice, value)
     game.emit("cast", action.unit, spell=spell, value=value, dice=dice, rule=RULE_CAST,
@@ -115,15 +112,15 @@ def legal_dispel(game: Game, action: Action) -> Ruling:
     if spell is None:
         return Ruling(False, RULE_DISPEL, "no spell is waiting to be dispelled")
     dice = int(action.get("dice", 0) or 0)
-    if not 1 <= dice <= pools(game)["dispel"]:
-        return Ruling(False, RULE_DISPEL, f"roll 1 to {pools(game)['dispel']} dispel dice")
+    if not 1 <= dice <= spells.pools(game)["dispel"]:
+        return Ruling(False, RULE_DISPEL, f"roll 1 to {spells.pools(game)['dispel']} dispel dice")
     return Ruling(True, RULE_DISPEL)
 
 
 def dispel(game: Game, action: Action) -> None:
     spell = pending_spell(game)
     n = int(action.get("dice"))
-    pools(game)["dispel"] -= n
+    spells.pools(game)["dispel"] -= n
     dice = game.roller.d6(n, f"dispel {spell['spell']} (cast on {spell['total']})")
     ok = tables.dispelled(dice, spell["total"])
     game.emit("dispel", action.unit, dice=dice, dispelled=ok, rule=RULE_DISPEL)

@@ -13,7 +13,7 @@ compulsory moves.
 * Immune to Psychology and Unbreakable units take no frenzy (or panic) tests (whfb6 §11). The
   digest's lists do not name stupidity, so they still test for it.
 * Fear and terror are not modelled beyond the seed's one line (whfb6 §11): see
-  `NO_FEAR_TEST` for pursuit and overrun charges.
+  `pursuit.NO_FEAR_TEST` for pursuit and overrun charges.
 """
 
 from __future__ import annotations
@@ -32,9 +32,6 @@ RULE_COMPULSORY = "whfb6 §7"
 FLEEING_FRIENDS = 4.0
 #: [GK] (not in the seed): a unit that failed its stupidity test may not shoot or cast.
 STUPID_NO_SHOOT_OR_CAST = True
-#: whfb6 §7, §11: a pursuit or overrun charge into a fear or terror causer needs no test.
-NO_FEAR_TEST = ("no fear or terror test for a pursuit or overrun charge; those rules apply "
-                "normally the next turn (whfb6 §7, §11)")
 STEP = 0.25
 
 

@@ -23,7 +23,6 @@ from battlesight.rulesets.core.state import turn_key
 from . import charge, tables
 from . import formation as fm
 from . import movement as mv
-from .psychology import NO_FEAR_TEST
 from .sight import square
 
 if TYPE_CHECKING:
@@ -31,6 +30,9 @@ if TYPE_CHECKING:
 
 RULE_PURSUE = "whfb6 §7"
 STEP = 0.25
+#: whfb6 §7, §11: a pursuit or overrun charge into a fear or terror causer needs no test.
+NO_FEAR_TEST = ("no fear or terror test for a pursuit or overrun charge; those rules apply "
+                "normally the next turn (whfb6 §7, §11)")
 
 
 def disengage(game: Game, unit: str) -> None:

@@ -24,6 +24,8 @@ from battlesight.rulesets.core.state import game_state, opponent
 
 from . import movement as mv
 from . import sight, tables
+from .charge import panic_test, remove_casualties
+from .shooting import roll_wounds_and_saves
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Action, Game
@@ -33,6 +35,11 @@ RULE_IN_PLAY = "whfb6 §10.5"
 RULE_MISSILE = "whfb6 §4.2"
 DATA = Path(__file__).parent / "data" / "spells.yaml"
 STAT_RANGE = (1, 10)
+
+
+def pools(game: Game) -> dict[str, Any]:
+    """The magic phase's dice left (whfb6 §10.1): 'power', 'dispel' and the spells 'cast'."""
+    return game_state(game).setdefault("magic", {"power": 0, "dispel": 0, "cast": []})
 
 
 @lru_cache(maxsize=1)
@@ -94,9 +101,6 @@ def effect(game: Game, cast: dict[str, Any]) -> None:
 
 
 def _missile(game: Game, unit: str, target: str, name: str, spell: dict[str, Any]) -> None:
-    from .charge import panic_test, remove_casualties
-    from .shooting import roll_wounds_and_saves
-
     board = game.board
     hits_spec = str(spell.get("hits", 1))
     if hits_spec.upper() == "D6":
@@ -173,8 +177,6 @@ def _dispeller(game: Game, action: Action, entry: dict[str, Any]) -> tuple[int, 
 
 
 def legal_dispel_in_play(game: Game, action: Action) -> Ruling:
-    from .magic import pools
-
     entry = _find(game, action)
     if entry is None:
         return Ruling(False, RULE_IN_PLAY, f"no spell {action.get('spell')!r} is in play")
@@ -190,8 +192,6 @@ def legal_dispel_in_play(game: Game, action: Action) -> Ruling:
 
 def dispel_in_play(game: Game, action: Action) -> None:
     """3-6: dispelled on a total of at least the casting value; two 1s fail (§10.5)."""
-    from .magic import pools
-
     entry = _find(game, action)
     player, pool = _dispeller(game, action, entry)
     n = int(action.get("dice"))

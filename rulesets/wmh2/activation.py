@@ -22,8 +22,10 @@ from battlesight.rulesets.core.ruling import Ruling
 from battlesight.rulesets.core.state import acting_unit_problem
 
 from . import turn as turns
+from .active import RULE_ACTIVATION, active_unit, model_turn, must_run, single_model
+from .attacking import legal_attack
 from .bodies import bodies
-from .combat import clouds_of, effects_of
+from .combat import clouds_of, current, effects_of
 from .movement import RULE_ADVANCE, RULE_CHARGE, can_charge, commander_of, in_formation, plan_path
 from .rules import total_mod
 from .sight import line_of_sight
@@ -31,37 +33,19 @@ from .sight import line_of_sight
 if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Action, Game
 
-RULE_ACTIVATION = "wmh2 §2.5"
 RULE_ORDERS = "wmh2 §2.5 (orders)"
 ACTIVATION_ACTIONS = ("order", "advance", "run", "charge", "attack", "stand_up", "heal",
                       "end_activation")
 CONTROL_ACTIONS = ("allocate", "leach", "upkeep")
 
 
-def model_turn(game: Game, unit: str, model: str) -> dict[str, Any]:
-    """This activation's record of one model."""
-    models = game.unit(unit).turn.setdefault("models", {})
-    if model not in models:
-        xy = game.board.outline(model).center
-        models[model] = {"move": None, "distance": 0.0, "action": None, "attacks": {},
-                         "start": [float(xy[0]), float(xy[1])], "charge": None}
-    return models[model]
-
-
-def active_unit(game: Game) -> str | None:
-    for unit, state in game.units.items():
-        if state.turn.get("activating") and not state.turn.get("done"):
-            return unit
-    return None
-
-
 def begin(game: Game, unit: str) -> None:
     """Start a unit's activation (ending the one before); note troopers out of formation."""
-    current = active_unit(game)
-    if current == unit:
+    under_way = active_unit(game)
+    if under_way == unit:
         return
-    if current is not None:
-        end(game, current, f"{unit} activates")
+    if under_way is not None:
+        end(game, under_way, f"{unit} activates")
     state = game.unit(unit)
     state.turn.update(activating=True, activated=True)
     stray = []
@@ -80,22 +64,6 @@ def end(game: Game, unit: str, why: str) -> None:
         return
     state.turn.update(done=True, activating=False)
     game.emit("activation_end", unit, reason=why, rule=RULE_ACTIVATION)
-
-
-def must_run(game: Game, unit: str, model: str) -> bool:
-    """A trooper out of formation at the start of its unit's activation (wmh2 §2.5, A8)."""
-    if game.unit(unit).turn.get("activated"):
-        return bool(model_turn(game, unit, model).get("must_run"))
-    return game.board.profile(model).is_trooper and not in_formation(game.board, model)
-
-
-def single_model(game: Game, action: Action) -> str | None:
-    """The model an action names, or the unit's only model."""
-    models = game.board.unit_models(action.unit)
-    chosen = action.get("model")
-    if chosen is not None:
-        return str(chosen) if chosen in models else None
-    return models[0] if len(models) == 1 else None
 
 
 def destinations(game: Game, action: Action) -> dict[str, dict[str, Any]]:
@@ -143,8 +111,6 @@ def movement_bonus(game: Game, model: str) -> float:
 
 
 def speed(game: Game, model: str) -> float:
-    from .combat import current
-
     return float(current(game.board, model, "SPD"))
 
 
@@ -160,8 +126,6 @@ def legal(game: Game, action: Action) -> Ruling:
     if state.turn.get("frenzy"):
         return Ruling(False, "wmh2 §12 (frenzy)", f"{action.unit} activated in the Control "
                       "Phase (frenzy)")
-    from .attacking import legal_attack
-
     handler = {"order": _legal_order, "advance": _legal_move, "run": _legal_move,
                "charge": _legal_charge, "attack": legal_attack, "stand_up": _legal_stand,
                "heal": _legal_heal, "end_activation": _legal_end}[action.kind]

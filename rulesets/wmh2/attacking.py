@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from battlesight.rulesets.core.ruling import Ruling
 
 from . import turn as turns
-from .activation import RULE_ACTIVATION, model_turn, must_run, single_model
+from .active import RULE_ACTIVATION, model_turn, must_run, single_model
 from .bodies import bodies
 from .combat import AttackContext, plan_attack
 from .movement import RULE_CHARGE

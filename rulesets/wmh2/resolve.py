@@ -11,17 +11,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import turn as turns
-from .activation import (
-    active_unit,
-    begin,
-    charge_targets,
-    destinations,
-    end,
-    model_turn,
-    movement_bonus,
-    single_model,
-    speed,
-)
+from .activation import begin, charge_targets, destinations, end, movement_bonus, speed
+from .active import active_unit, model_turn, single_model
 from .attacking import attack_costs, pick_weapon
 from .bodies import bodies
 from .combat import AttackContext, AttackPlan, plan_attack, roll_attack
