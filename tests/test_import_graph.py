@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -228,7 +229,7 @@ def test_no_import_circles() -> None:
         where.setdefault((edge.src, edge.dst), _where(edge))
     found = cycles(graph)
     lines = [
-        " -> ".join(cycle) + "\n    " + ", ".join(where[a, b] for a, b in zip(cycle, cycle[1:]))
+        " -> ".join(cycle) + "\n    " + ", ".join(where[a, b] for a, b in pairwise(cycle))
         for cycle in found
     ]
     assert not found, "import circles:\n" + "\n".join(lines)

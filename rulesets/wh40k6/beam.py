@@ -18,8 +18,8 @@ from battlesight.rulesets.core.measure import Outline, point_gap, vehicle_facing
 from battlesight.rulesets.core.ruling import Cover, Ruling
 
 from .damage import apply_vehicle_hit
+from .odds import model_save
 from .psychic import RULE_PSYCHIC, Cast
-from .shooting import model_save
 from .tables import to_wound
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""Exact expected unsaved wounds of a whole shooting attack (wh40k6 §8.5 allocation).
+"""Exact odds of shooting (wh40k6 §8.3-§8.5): the save a model takes, the chance one hit wounds
+and goes unsaved, and the expected unsaved wounds of a whole attack (§8.5 allocation).
 
 Wounds go to the closest visible in-range model first and keep going to it until it is
 removed; the number of wounds of each weapon group is a distribution (binomials of shots), and
@@ -10,13 +11,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from battlesight.rulesets.core.dice import Dist, binomial
+from battlesight.rulesets.core.dice import Dist, binomial, p_target
 
-from .profile import Profile
-from .shooting import FirerLine, ShootingReport, wound_and_unsaved
+from .profile import Profile, Weapon
+from .tables import Save, best_save, p_penetration, to_wound
+from .vehicles import shot_facing
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.ruling import Cover
+
+    from .shooting import FirerLine, ShootingReport
 
 
 def expected_unsaved(board: Board, report: ShootingReport) -> Fraction:
@@ -88,3 +93,43 @@ def _allocate(state, count: Dist, per_model, wounds_left):
             nxt[key] = nxt.get(key, Fraction(0)) + p * q
         current = nxt
     return result, gained
+
+
+def model_save(profile: Profile, ap: int | None, cover: Cover, weapon: Weapon) -> Save:
+    """The best save the model takes against this weapon: armour (unless AP or 'no armour'
+    beats it), invulnerable, or cover (unless a template or 'ignores cover') (§8.4)."""
+    ignores = weapon.template or weapon.has("ignores cover")
+    sv = None if weapon.has("no armour") else profile.stat("Sv")
+    return best_save(sv, ap, profile.stat("Inv"),
+                     None if ignores or not cover.in_cover else cover.value)
+
+
+def wound_and_unsaved(board: Board, ln: FirerLine, target: str, profile: Profile,
+                      toughness: int | None, cover: Cover) -> tuple[Fraction, Fraction]:
+    """(P(wound | hit), P(unsaved wound | hit)) for one line against one model; for a vehicle,
+    P(glancing or penetrating | hit) and P(it is not saved by cover)."""
+    w = ln.weapon
+    assert w is not None
+    if profile.is_vehicle:
+        facing = shot_facing(board, target, ln.model, w.barrage)
+        armour = profile.armour(facing) or 10
+        half = w.has("melta") and (ln.distance or 99) <= w.half_range
+        pen = p_penetration(3 if ln.strength is None else ln.strength, armour,
+                            ordnance=w.kind == "ordnance", melta_half=half,
+                            armourbane=w.has("armourbane"), rending=w.has("rending"),
+                            lance=w.has("lance"))
+        p_w = pen["glancing"] + pen["penetrating"]
+        p_cover = p_target(cover.value) if cover.in_cover and not w.template else Fraction(0)
+        return p_w, p_w * (1 - p_cover)
+    need = to_wound(ln.strength, toughness or profile.stat("T", 4), sniper=w.has("sniper"),
+                    fleshbane=w.has("fleshbane"))
+    reroll = w.has("shred")
+    if w.has("rending") or w.has("sniper"):
+        normal_need = need if need is not None and need <= 5 else None
+        p_normal = Fraction(0) if normal_need is None else Fraction(6 - normal_need, 6)
+        p_rend = Fraction(1, 6)
+        save = model_save(profile, w.ap, cover, w)
+        rend_save = model_save(profile, 2, cover, w)
+        return p_normal + p_rend, p_normal * (1 - save.p_save) + p_rend * (1 - rend_save.p_save)
+    p_w = p_target(need, reroll_failed=reroll)
+    return p_w, p_w * (1 - model_save(profile, w.ap, cover, w).p_save)

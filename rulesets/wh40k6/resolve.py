@@ -13,8 +13,9 @@ from battlesight.rulesets.core.dice import Roller
 
 from .cover import with_modifiers
 from .damage import apply_vehicle_hit
+from .odds import model_save
 from .profile import Weapon
-from .shooting import FirerLine, ShootingReport, model_save
+from .shooting import FirerLine, ShootingReport
 from .special import (
     RULE_RUINS,
     blast_floor_hits,

@@ -15,19 +15,19 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core import report as core_report
-from battlesight.rulesets.core.dice import Dist, d3, d6, nd6, p_target
+from battlesight.rulesets.core.dice import Dist, d3, d6, nd6
 from battlesight.rulesets.core.ruling import Cover
 
 from .cover import model_cover, with_modifiers
+from .odds import expected_unsaved, model_save, wound_and_unsaved
 from .profile import Profile, Weapon
 from .sight import look
 from .special import night_effect, template_floor_allowed
-from .tables import Save, best_save, majority_or_highest, p_penetration, p_ranged_hit, to_wound
+from .tables import Save, majority_or_highest, p_ranged_hit
 from .vehicles import (
     facing_view,
     full_bs_weapons,
     max_penetration,
-    shot_facing,
     speed_of,
     vehicle_cover,
     weapon_can_bear,
@@ -283,8 +283,6 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
     shooters = [ln.model for ln in firing] or models
     for t in targets:
         report.targets.append(_target_line(board, report, t, shooters, vis, ctx))
-    from .odds import expected_unsaved
-
     report.expected_unsaved = expected_unsaved(board, report)
     return report
 
@@ -352,41 +350,3 @@ def _odds(board: Board, report: ShootingReport, line: TargetLine, profile: Profi
     if total:
         line.p_hit, line.p_wound = acc["hit"] / total, acc["wound"] / total
         line.p_unsaved = acc["unsaved"] / total
-
-
-def model_save(profile: Profile, ap: int | None, cover: Cover, weapon: Weapon) -> Save:
-    ignores = weapon.template or weapon.has("ignores cover")
-    sv = None if weapon.has("no armour") else profile.stat("Sv")
-    return best_save(sv, ap, profile.stat("Inv"),
-                     None if ignores or not cover.in_cover else cover.value)
-
-
-def wound_and_unsaved(board: Board, ln: FirerLine, target: str, profile: Profile,
-                      toughness: int | None, cover: Cover) -> tuple[Fraction, Fraction]:
-    """(P(wound | hit), P(unsaved wound | hit)) for one line against one model; for a vehicle,
-    P(glancing or penetrating | hit) and P(it is not saved by cover)."""
-    w = ln.weapon
-    assert w is not None
-    if profile.is_vehicle:
-        facing = shot_facing(board, target, ln.model, w.barrage)
-        armour = profile.armour(facing) or 10
-        half = w.has("melta") and (ln.distance or 99) <= w.half_range
-        pen = p_penetration(3 if ln.strength is None else ln.strength, armour,
-                            ordnance=w.kind == "ordnance", melta_half=half,
-                            armourbane=w.has("armourbane"), rending=w.has("rending"),
-                            lance=w.has("lance"))
-        p_w = pen["glancing"] + pen["penetrating"]
-        p_cover = p_target(cover.value) if cover.in_cover and not w.template else Fraction(0)
-        return p_w, p_w * (1 - p_cover)
-    need = to_wound(ln.strength, toughness or profile.stat("T", 4), sniper=w.has("sniper"),
-                    fleshbane=w.has("fleshbane"))
-    reroll = w.has("shred")
-    if w.has("rending") or w.has("sniper"):
-        normal_need = need if need is not None and need <= 5 else None
-        p_normal = Fraction(0) if normal_need is None else Fraction(6 - normal_need, 6)
-        p_rend = Fraction(1, 6)
-        save = model_save(profile, w.ap, cover, w)
-        rend_save = model_save(profile, 2, cover, w)
-        return p_normal + p_rend, p_normal * (1 - save.p_save) + p_rend * (1 - rend_save.p_save)
-    p_w = p_target(need, reroll_failed=reroll)
-    return p_w, p_w * (1 - model_save(profile, w.ap, cover, w).p_save)
