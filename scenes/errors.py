@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .limits import MAX_MESSAGE, shorten
+
 
 @dataclass(frozen=True)
 class SceneProblem:
     """One problem: where it is (file, 1-based line, key path) and what is wrong.
 
     ``str()`` gives one line: ``FILE:LINE: KEY: message`` (``FILE: KEY: message`` when the
-    line is unknown, e.g. for scenes built from a dict).
+    line is unknown, e.g. for scenes built from a dict), at most ``limits.MAX_MESSAGE``
+    characters.
     """
 
     file: str
@@ -21,7 +24,7 @@ class SceneProblem:
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         text = f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
-        return " ".join(text.splitlines())
+        return shorten(text, MAX_MESSAGE)
 
 
 class SceneError(Exception):

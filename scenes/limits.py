@@ -16,9 +16,10 @@ MiB = 1024 * 1024
 # -- files -----------------------------------------------------------------------------------
 #: bytes of one YAML file (scene or actions file); the reader reads at most one byte more
 MAX_YAML_BYTES = 16 * MiB
-#: YAML nodes of one document once every alias is expanded (an alias counts as a copy of
-#: what it names, so a "billion laughs" document is refused while it is still being read)
-MAX_YAML_NODES = 1_000_000
+#: YAML values of one document once every alias is expanded (an alias counts as a copy of
+#: what it names, so a "billion laughs" document is refused while it is still being read);
+#: a large scene holds about 20,000, and 200,000 take about 1.5 s to read
+MAX_YAML_NODES = 200_000
 #: nesting of YAML mappings and lists (a scene needs about 8)
 MAX_YAML_DEPTH = 64
 #: characters of one YAML string

@@ -1,0 +1,352 @@
+"""Read one YAML file safely: bounded, with line numbers, plain data only.
+
+Scenes and actions files both come through here. The file must be a regular file (devices,
+FIFOs and folders are refused before reading, and it is opened non-blocking), at most
+``limits.MAX_YAML_BYTES``, UTF-8. Parsing is libyaml's when PyYAML has it (pure Python
+otherwise); composing counts nodes as it goes, every alias counted as a copy of what it names,
+so an alias bomb, a document too deep or too large is refused while it is read. Only the safe
+tags are built; numbers must be finite and fit 64 bits; dates stay the text written.
+
+Mappings become ``LineDict`` (``.line`` = line of the mapping, ``.lines[key]`` = line of each
+key) and sequences ``LineList`` (``.lines[i]`` = line of item i); lines are 1-based.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent
+
+from . import limits
+from .errors import SceneProblem
+
+try:  # libyaml's scanner and parser: several times faster than the pure-Python one
+    from yaml._yaml import CParser as _Parser
+
+    FAST = True
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    from yaml.parser import Parser as _ParserOnly
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, _ParserOnly):  # type: ignore[no-redef]
+        def __init__(self, stream: Any):
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            _ParserOnly.__init__(self)
+
+    FAST = False
+
+
+class LineDict(dict):
+    """A dict that remembers where it and each of its keys were written."""
+
+    line: int | None = None
+    lines: dict[Any, int]
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.lines = {}
+
+
+class LineList(list):
+    """A list that remembers the line of each item."""
+
+    line: int | None = None
+    lines: list[int]
+
+    def __init__(self, *args: Any):
+        super().__init__(*args)
+        self.lines = []
+
+
+class Refused(yaml.MarkedYAMLError):
+    """Input the reader will not build: a limit passed, a tag not allowed (``.reason``)."""
+
+    def __init__(self, reason: str, mark: Any):
+        super().__init__(problem=reason, problem_mark=mark)
+        self.reason = reason
+
+
+class _BoundedComposer(Composer):
+    """The composer with bounds: nesting depth, nodes (aliases expanded), string length."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._depth = 0
+        self._expanded = 0
+        self._weights: dict[int, int] = {}  # id(anchored node) -> its expanded size
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            node = super().compose_node(parent, index)
+            weight = self._weights.get(id(node))
+            if weight is None:
+                raise Refused(f"YAML error: alias *{limits.shorten(event.anchor, 40)} refers to a "
+                              "mapping or list that holds it (recursive data is refused)",
+                              event.start_mark)
+            self._count(weight, event.start_mark)
+            return node
+        event = self.peek_event()
+        self._depth += 1
+        if self._depth > limits.MAX_YAML_DEPTH:
+            raise Refused(f"nested deeper than {limits.MAX_YAML_DEPTH} levels", event.start_mark)
+        before = self._expanded
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if isinstance(node, yaml.ScalarNode) and len(node.value) > limits.MAX_YAML_STRING:
+            raise Refused(f"a string of {len(node.value):,} characters (the limit is "
+                          f"{limits.MAX_YAML_STRING:,})", event.start_mark)
+        self._count(1, event.start_mark)
+        if event.anchor is not None:
+            self._weights[id(node)] = self._expanded - before
+        return node
+
+    def _count(self, nodes: int, mark: Any) -> None:
+        self._expanded += nodes
+        if self._expanded > limits.MAX_YAML_NODES:
+            raise Refused(f"more than {limits.MAX_YAML_NODES:,} values once aliases are "
+                          "expanded: too large to read", mark)
+
+
+class LineLoader(_BoundedComposer, _Parser, yaml.constructor.SafeConstructor,
+                 yaml.resolver.Resolver):
+    """Safe loader that records line numbers and duplicate keys, within ``limits``.
+
+    Only the safe constructors are registered, so tags that build Python objects
+    (``!!python/object`` ...) fail with a ConstructorError, which becomes a problem.
+    """
+
+    def __init__(self, stream: Any):
+        _Parser.__init__(self, stream)
+        _BoundedComposer.__init__(self)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        self.duplicates: list[tuple[int, Any, int]] = []  # (line, key, first line)
+        self.bad_numbers: list[tuple[int, str, str]] = []  # (line, key path, message)
+        self._path: list[str] = []
+
+    def construct_line_map(self, node: yaml.MappingNode):
+        data = LineDict()
+        data.line = node.start_mark.line + 1
+        yield data
+        explicit: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                if key in explicit:
+                    self.duplicates.append((line, key, explicit[key]))
+                explicit.setdefault(key, line)
+            except TypeError:
+                pass  # unhashable key: reported below
+        self.flatten_mapping(node)
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise Refused("YAML error: found unhashable key (a mapping or list used as a key)",
+                              key_node.start_mark) from None
+            self._path.append(str(key))
+            try:
+                data[key] = self.construct_object(value_node, deep=True)
+            finally:
+                self._path.pop()
+            data.lines[key] = key_node.start_mark.line + 1
+
+    def construct_line_seq(self, node: yaml.SequenceNode):
+        data = LineList()
+        data.line = node.start_mark.line + 1
+        yield data
+        for i, item in enumerate(node.value):
+            self._path.append(f"[{_item_label(item, i)}]")
+            try:
+                data.append(self.construct_object(item, deep=True))
+            finally:
+                self._path.pop()
+            data.lines.append(item.start_mark.line + 1)
+
+    def _bad_number(self, node: yaml.ScalarNode, message: str) -> None:
+        self.bad_numbers.append((node.start_mark.line + 1, key_path(self._path) or "yaml",
+                                 f"{limits.shorten(node.value, 40)}: {message}"))
+
+    def construct_finite_float(self, node: yaml.ScalarNode) -> float:
+        """A float; NaN and infinities (``.nan``, ``.inf``, ``1.0e+400``) are kept but noted
+        as problems, so that the file is refused with every problem at once."""
+        value = self.construct_yaml_float(node)
+        if not math.isfinite(value):
+            self._bad_number(node, "not a finite number (NaN, infinities and numbers too "
+                                   "large are refused)")
+        return value
+
+    def construct_bounded_int(self, node: yaml.ScalarNode) -> int | None:
+        """A whole number within ``limits.MAX_INT`` (noted as a problem, and None, if not)."""
+        value = None
+        if len(node.value) <= 40:
+            try:
+                value = self.construct_yaml_int(node)
+            except ValueError:
+                value = None
+        if value is None or abs(value) > limits.MAX_INT:
+            self._bad_number(node, f"whole number too large (the limit is {limits.MAX_INT:,})")
+            return None
+        return value
+
+    def construct_timestamp_text(self, node: yaml.ScalarNode) -> str:
+        """Dates and times stay the text written (they are plain data, and JSON has none)."""
+        return str(node.value)
+
+    def construct_refused(self, node: yaml.Node) -> Any:
+        raise Refused(f"tag {node.tag} is not allowed (only mappings, lists, strings, numbers, "
+                      "true/false and null)", node.start_mark)
+
+
+LineLoader.add_constructor("tag:yaml.org,2002:map", LineLoader.construct_line_map)
+LineLoader.add_constructor("tag:yaml.org,2002:seq", LineLoader.construct_line_seq)
+LineLoader.add_constructor("tag:yaml.org,2002:float", LineLoader.construct_finite_float)
+LineLoader.add_constructor("tag:yaml.org,2002:int", LineLoader.construct_bounded_int)
+LineLoader.add_constructor("tag:yaml.org,2002:timestamp", LineLoader.construct_timestamp_text)
+for _tag in ("binary", "set", "omap", "pairs"):
+    LineLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", LineLoader.construct_refused)
+
+
+def _item_label(item: yaml.Node, index: int) -> str:
+    """A list item's name in a key path: its ``id`` when it is a mapping with one (as the
+    validator names items), else its index."""
+    if isinstance(item, yaml.MappingNode):
+        for key, value in item.value:
+            if (isinstance(key, yaml.ScalarNode) and key.value == "id"
+                    and isinstance(value, yaml.ScalarNode) and value.value.strip()):
+                return limits.shorten(value.value, 40)
+    return str(index)
+
+
+def key_path(parts: list[str]) -> str:
+    """['terrain', '[2]', 'trunks'] -> 'terrain[2].trunks' (cut to a readable length)."""
+    text = ""
+    for part in parts:
+        text += part if part.startswith("[") or not text else f".{part}"
+    return limits.shorten(text, 120)
+
+
+def parse_yaml(text: str, file: str) -> tuple[Any, list[SceneProblem]]:
+    """YAML text -> (data with lines, problems). Syntax, limit and constructor errors are
+    problems, each one line."""
+    loader = LineLoader(text)
+    try:
+        data = loader.get_single_data()
+    except Refused as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        return None, [SceneProblem(file, line, key_path(loader._path) or "yaml", exc.reason)]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        what = " ".join(str(s) for s in (exc.context, exc.problem) if s)
+        msg = f"YAML error: {what}" if what else "YAML error"
+        if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in msg:
+            msg += " (only plain YAML data is allowed: tags that build objects are refused)"
+        return None, [SceneProblem(file, line, "yaml", limits.shorten(msg, 300))]
+    except yaml.YAMLError as exc:
+        return None, [SceneProblem(file, None, "yaml", limits.shorten(f"YAML error: {exc}", 300))]
+    except RecursionError:  # guarded by MAX_YAML_DEPTH; kept so it can never be a traceback
+        return None, [SceneProblem(file, None, "yaml", "YAML error: nesting too deep")]
+    finally:
+        loader.dispose()
+    problems = [SceneProblem(file, line, limits.shorten(str(key), 120),
+                             f"duplicate key {limits.shown(key)} (first at line {first})")
+                for line, key, first in loader.duplicates]
+    problems += [NumberProblem(file, line, key, message)
+                 for line, key, message in loader.bad_numbers]
+    return data, problems
+
+
+class NumberProblem(SceneProblem):
+    """A number the reader refused (NaN, infinite, too large): the data still holds it, so a
+    checker that reads the key may report it in its own words (see ``merge_problems``)."""
+
+
+def merge_problems(read: list[SceneProblem], checked: list[SceneProblem]
+                   ) -> list[SceneProblem]:
+    """The reader's and a checker's problems, sorted by line; a NumberProblem is left out
+    when the checker reported the same line at that key or one above it."""
+    def covered(p: SceneProblem) -> bool:
+        return any(q.line == p.line and (p.key == q.key or p.key.startswith((f"{q.key}[",
+                                                                             f"{q.key}.")))
+                   for q in checked)
+    kept = [p for p in read if not (isinstance(p, NumberProblem) and covered(p))]
+    return sorted(kept + checked, key=lambda q: (q.line is None, q.line or 0))
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def special_kind(mode: int) -> str | None:
+    """'a FIFO (named pipe)', 'a folder', ... for a file mode that is not a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
+              limit: int = limits.MAX_YAML_BYTES) -> tuple[str | None, list[SceneProblem]]:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes, or (None, [problem]).
+
+    Never blocks (FIFOs are refused, the open is non-blocking) and never reads more than
+    ``limit + 1`` bytes (so /dev/zero or a growing file cannot fill the memory).
+    """
+    def problem(message: str) -> tuple[None, list[SceneProblem]]:
+        return None, [SceneProblem(file, None, "file", message)]
+
+    try:
+        kind = special_kind(os.stat(path).st_mode)
+        if kind is not None:
+            return problem(f"is {kind}, not a {what} (only regular files are read)")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+        try:
+            kind = special_kind(os.fstat(fd).st_mode)  # it may have changed since the stat
+            if kind is not None:
+                return problem(f"is {kind}, not a {what} (only regular files are read)")
+            chunks, size = [], 0
+            while size <= limit:
+                chunk = os.read(fd, min(limit + 1 - size, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        finally:
+            os.close(fd)
+    except FileNotFoundError:
+        return problem("no such file")
+    except OSError as exc:
+        return problem(f"cannot read: {exc.strerror or exc}")
+    if size > limit:
+        return problem(f"larger than {limit // limits.MiB} MiB, the limit for a {what}")
+    try:
+        return b"".join(chunks).decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        return problem(f"not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8")
+
+
+def read_yaml(path: str | os.PathLike[str], what: str = "scene file"
+              ) -> tuple[Any, list[SceneProblem]]:
+    """Read and parse one YAML file: (data with lines, problems); data is None on failure."""
+    file = str(path)
+    text, problems = read_text(Path(path), file, what)
+    if text is None:
+        return None, problems
+    return parse_yaml(text, file)
