@@ -98,8 +98,8 @@ def test_a27_mystic_shield_rerolls_ones_with_cover():
     b = _ten()
     plain = attacks.analyse(b, "s", "u").firers[0]
     shield = attacks.analyse(b, "s", "u", attacks.Context(mystic_shield=True)).firers[0]
-    p_save = 1 - plain.p_unsaved
-    assert 1 - shield.p_unsaved == p_save + Fraction(1, 6) * p_save
+    p_save = 1 - plain.p_save_fail
+    assert 1 - shield.p_save_fail == p_save + Fraction(1, 6) * p_save
 
 
 def test_a29_scenery_within_one_inch():

@@ -115,8 +115,10 @@ def test_cli_shoot(capsys):
                 "expected_unsaved", "expected_damage"):
         assert key in out
     for t in out["targets"]:
-        assert {"p_hit", "p_wound", "p_unsaved", "cover", "visible_fraction"} <= set(t)
-        assert t["p_unsaved"] == 1.0
+        assert {"p_hit", "p_wound", "p_save_fail", "p_unsaved", "cover",
+                "visible_fraction"} <= set(t)
+        assert t["p_save_fail"] == 1.0  # MK II has no saves
+        assert t["p_unsaved"] == pytest.approx(t["p_hit"] * t["p_wound"], abs=1e-12)
     assert out["eligible"]
     lg1 = next(f for f in out["firers"] if f["model"] == "lg-1")
     assert lg1["can_fire"] and "beyond RNG" in lg1["reason"]  # 32" away: misses outright

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from battlesight.rulesets.core.report import chain, odds_keys
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import ReportHead
+from battlesight.rulesets.core.verdict import Modifier, cover_modifiers
 
 from . import cover, rules, sight
 from .warscroll import Warscroll, Weapon
@@ -53,14 +55,22 @@ class AttackLine:
     need_save: int | None = None
     p_hit: Fraction = Fraction(0)
     p_wound: Fraction = Fraction(0)
-    p_unsaved: Fraction = Fraction(0)
+    p_save_fail: Fraction = Fraction(1)
     cover: Cover = field(default_factory=Cover.none)
+    modifiers: list[Modifier] = field(default_factory=list)
+
+    @property
+    def p_unsaved(self) -> Fraction:
+        """P(one attack hits, wounds and is not saved)."""
+        return self.p_hit * self.p_wound * self.p_save_fail
+
+    @property
+    def expected_unsaved(self) -> Fraction:
+        return self.weapon.attacks_dist().mean() * self.p_unsaved
 
     @property
     def expected_damage(self) -> Fraction:
-        w = self.weapon
-        return (w.attacks_dist().mean() * self.p_hit * self.p_wound * self.p_unsaved
-                * w.damage_dist().mean())
+        return self.expected_unsaved * self.weapon.damage_dist().mean()
 
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "weapon": self.weapon.name, "can_fire": self.can_fire,
@@ -68,14 +78,19 @@ class AttackLine:
                 "distance": None if self.distance is None else round(self.distance, 3),
                 "shots": self.weapon.attacks, "need_hit": self.need_hit,
                 "need_wound": self.need_wound, "need_save": self.need_save,
-                "p_hit": float(self.p_hit), "p_wound": float(self.p_wound),
-                "p_unsaved": float(self.p_unsaved), "cover": self.cover.to_dict()}
+                **odds_keys(self.p_hit, self.p_wound, self.p_save_fail, self.modifiers),
+                "cover": self.cover.to_dict()}
 
 
 @dataclass
 class Report(ReportHead):
     firers: list[AttackLine]
     targets: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def expected_unsaved(self) -> Fraction:
+        """Expected unsaved wounds of the whole attack (before damage)."""
+        return sum((f.expected_unsaved for f in self.firing), Fraction(0))
 
     @property
     def expected_damage(self) -> Fraction:
@@ -85,7 +100,7 @@ class Report(ReportHead):
         return {"unit": self.unit, "target": self.target, "eligible": self.eligible,
                 "reason": self.reason, "rule": self.rule,
                 "firers": [f.to_dict() for f in self.firers], "targets": self.targets,
-                "expected_unsaved": float(self.expected_damage),
+                "expected_unsaved": float(self.expected_unsaved),
                 "expected_damage": float(self.expected_damage)}
 
 
@@ -134,7 +149,9 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
     t_garrison = ctx.garrisons.get(target)
     seen = _seen(board, unit, attackers, targets, ctx) if ctx.missile else {}
     t_prof: Warscroll = board.profile(targets[0])
-    hit_mod = -int(ctx.missile and (look_out_sir(board, target) or t_garrison is not None))
+    hit_mods = hit_modifiers(ctx.missile and look_out_sir(board, target),
+                             ctx.missile and t_garrison is not None)
+    hit_mod = sum(int(m.value) for m in hit_mods)
     report = Report(unit, target, False, "", rule, [])
     for a in attackers:
         prof: Warscroll = board.profile(a)
@@ -144,6 +161,8 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
             line = AttackLine(a, w, sees=seen.get(a, []))
             report.firers.append(line)
             _judge(board, line, unit, target, targets, ctx, t_prof, hit_mod)
+            if line.can_fire:
+                line.modifiers = [*hit_mods, *save_modifiers(line, ctx)]
     report.eligible = bool(report.firing)
     if not report.eligible:
         why = [f.reason for f in report.firers if f.reason]
@@ -155,14 +174,14 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
         t_garrison and unit not in ctx.garrisons else {}
     for t in targets:
         lines = [f for f in report.firing if t in f.sees or not ctx.missile]
+        p_hit, p_wound, p_fail = chain(
+            (f.weapon.attacks_dist().mean(), f.p_hit, f.p_wound, f.p_save_fail) for f in lines)
         report.targets.append({
             "model": t, "visible": any(t in f.sees for f in report.firers) or not ctx.missile,
             "visible_fraction": round(max((fr.get((a, t), 0.0) for a in attackers),
                                           default=0.0), 4),
             "cover": (lines[0].cover if lines else Cover.none()).to_dict(),
-            "p_hit": float(lines[0].p_hit) if lines else 0.0,
-            "p_wound": float(lines[0].p_wound) if lines else 0.0,
-            "p_unsaved": float(lines[0].p_unsaved) if lines else 0.0})
+            **odds_keys(p_hit, p_wound, p_fail, [m for f in lines for m in f.modifiers])})
     return report
 
 
@@ -217,8 +236,30 @@ def _judge(board: Board, line: AttackLine, unit: str, target: str, targets: list
     p_save = rules.p_need(line.need_save)
     if ctx.mystic_shield:
         p_save += Fraction(1, 6) * p_save
-    line.p_unsaved = 1 - p_save
+    line.p_save_fail = 1 - p_save
     line.can_fire = True
+
+
+def hit_modifiers(look_out: bool, garrisoned: bool) -> list[Modifier]:
+    """-1 to hit with missile weapons: Look Out, Sir! (§8.1) and a garrisoned target (§5.3)."""
+    out = []
+    if look_out:
+        out.append(Modifier("look out, sir!", -1, "aos2 §8.1", "to_hit"))
+    if garrisoned:
+        out.append(Modifier("garrisoned target", -1, cover.RULE_GARRISON, "to_hit"))
+    return out
+
+
+def save_modifiers(line: AttackLine, ctx: Context) -> list[Modifier]:
+    """The save modifiers of one attack line: rend, the cover +1 (§5.1-§5.3) and Mystic
+    Shield's re-roll of save rolls of 1."""
+    out = []
+    if line.weapon.rend:
+        out.append(Modifier("rend", int(line.weapon.rend), rules.RULE_SAVE, "save_mod"))
+    out.extend(cover_modifiers(line.cover))
+    if ctx.mystic_shield:
+        out.append(Modifier("mystic shield", "re-roll 1s", "aos2 §10.3", "save_roll"))
+    return out
 
 
 def roll(board: Board, report: Report, roller: Roller,

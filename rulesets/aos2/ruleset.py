@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from battlesight.rulesets.core.report import label_profiles
 from battlesight.rulesets.core.ruleset import Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
 
 from . import actions, attacks, cover, sight
-from .warscroll import Warscroll, parse_warscroll
 from .standard import STANDARD
+from .warscroll import Warscroll, parse_warscroll
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -79,7 +80,7 @@ class AOS2(HookedRuleset):
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int = 600) -> dict[str, Any]:
         ctx = attacks.Context(samples=max(16, min(samples, 120)), weapon=weapon or None)
-        return attacks.analyse(board, unit, target, ctx).to_dict()
+        return label_profiles(board, attacks.analyse(board, unit, target, ctx).to_dict())
 
     def los_report(self, world_or_board: Any, observer: str, target: str,
                    scene: Any = None) -> dict[str, Any]:

@@ -19,6 +19,8 @@ from typing import Any
 import yaml
 from battlesight.scenes.model import ModelSpec
 
+from .standard import STANDARD_LABEL
+
 RULESETS_DIR = Path(__file__).resolve().parent.parent
 INLINE_KEYS = ("stats", "weapons", "keywords", "type", "rules")
 
@@ -85,8 +87,29 @@ def model_profile(ruleset_id: str, name: str) -> dict[str, Any]:
     raise ProfileError(f"unknown profile {name!r} for {ruleset_id}")
 
 
-def resolve(ruleset_id: str, spec: ModelSpec, unit: dict[str, Any] | None = None) -> dict:
-    """The merged raw profile of one model: name, stats, weapons (dicts), keywords, ..."""
+def is_plain(spec: ModelSpec, unit: dict[str, Any] | None = None) -> bool:
+    """Whether neither the model nor its unit entry names a profile or gives stats: the model
+    is then judged as its system's standard model."""
+    return (spec.profile is None and not spec.extra.get("stats")
+            and not (unit or {}).get("profile") and not (unit or {}).get("stats"))
+
+
+def profile_label(scene: Any, spec: ModelSpec) -> str:
+    """What a report names a model's profile: its own or its unit's profile name, 'inline
+    stats', or 'standard model (none given)'."""
+    unit = scene.unit(spec.unit) if spec.unit else None
+    if is_plain(spec, unit):
+        return STANDARD_LABEL
+    name = spec.profile or (unit or {}).get("profile")
+    return str(name) if name else "inline stats"
+
+
+def resolve(ruleset_id: str, spec: ModelSpec, unit: dict[str, Any] | None = None,
+            standard: str | None = None) -> dict:
+    """The merged raw profile of one model: name, stats, weapons (dicts), keywords, ...
+
+    standard: the data profile a plain model (see `is_plain`) is given; without one a plain
+    model is an error."""
     data = load_data(ruleset_id)
     out: dict[str, Any] = {"stats": {}, "weapons": [], "keywords": []}
     unit_profile_name = (unit or {}).get("profile")
@@ -98,6 +121,12 @@ def resolve(ruleset_id: str, spec: ModelSpec, unit: dict[str, Any] | None = None
         name = unit_profile.get("model")
     if name is None and unit_profile_name in data["models"]:
         name = unit_profile_name
+    plain = is_plain(spec, unit)
+    if plain and standard is None:
+        raise ProfileError(f"model {spec.id!r} has neither a profile nor inline stats")
+    if plain:
+        name = standard
+        out["standard"] = True
     if name is not None:
         _merge(out, model_profile(ruleset_id, str(name)), ruleset_id)
     out["profile"] = name

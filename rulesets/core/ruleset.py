@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from .board import Board
     from .game import Action, Game
+    from .standard import StandardModel
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,20 @@ class Ruleset:
     non_body_parts: frozenset[str] = frozenset()
     game_turns: int = 6
     sight_rule: str = ""  # citation of the system's line-of-sight rule
+    #: the system's standard model: analysed on every cell of a layout, and what a scene model
+    #: without `profile` or `stats` is judged as (its data profile)
+    standard_profile: StandardModel | None = None
 
     # ---- profiles ---------------------------------------------------------------------------
 
     def raw_profile(self, scene: Scene, spec: ModelSpec) -> dict[str, Any]:
-        return resolve(self.id, spec, scene.unit(spec.unit) if spec.unit else None)
+        """The merged data of one model; a plain model gets the standard model's profile."""
+        return resolve(self.id, spec, scene.unit(spec.unit) if spec.unit else None,
+                       standard=self.standard_name())
+
+    def standard_name(self) -> str | None:
+        """The data profile a model without `profile` or `stats` is given (None: none)."""
+        return self.standard_profile.profile if self.standard_profile is not None else None
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Any:
         """Typed profile from merged raw data (systems return their own record)."""

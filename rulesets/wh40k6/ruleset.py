@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from battlesight.rulesets.core.report import label_profiles
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
 
@@ -123,8 +124,9 @@ class WH40K6(Ruleset):
                         moved: bool = False, samples: int = 600) -> dict[str, Any]:
         from .shooting import ShotContext, analyse
 
-        return analyse(board, unit, target,
-                       ShotContext(weapon=weapon, moved=moved, samples=samples)).to_dict()
+        return label_profiles(board, analyse(
+            board, unit, target, ShotContext(weapon=weapon, moved=moved, samples=samples)
+        ).to_dict())
 
     # ---- game -------------------------------------------------------------------------------
 

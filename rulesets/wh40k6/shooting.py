@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from battlesight.rulesets.core import report as core_report
 from battlesight.rulesets.core.dice import Dist, d3, d6, nd6
 from battlesight.rulesets.core.ruling import Cover
+from battlesight.rulesets.core.verdict import Modifier, cover_modifiers
 
 from .cover import model_cover, with_modifiers
 from .odds import expected_unsaved, model_save, wound_and_unsaved
@@ -334,19 +335,36 @@ def _target_line(board: Board, report: ShootingReport, t: str, shooters: list[st
 
 def _odds(board: Board, report: ShootingReport, line: TargetLine, profile: Profile,
           seen_by: list[FirerLine]) -> None:
-    """Shot-weighted per-attack odds of the firing lines that see this model."""
-    total = Fraction(0)
-    acc = {"hit": Fraction(0), "wound": Fraction(0), "unsaved": Fraction(0)}
+    """Shot-weighted per-attack odds of the firing lines that see this model, as one chain
+    (hit, wound given a hit, not saved given a wound), and the modifiers they apply."""
+    parts = []
     for ln in seen_by:
-        weight = ln.shots_dist().mean()
         p_w, p_u = wound_and_unsaved(board, ln, line.model, profile, report.toughness,
                                      line.cover)
-        total += weight
-        acc["hit"] += weight * ln.p_hit
-        acc["wound"] += weight * p_w
-        acc["unsaved"] += weight * ln.p_hit * p_u
+        parts.append((ln.shots_dist().mean(), ln.p_hit, p_w, p_u / p_w if p_w else Fraction(1)))
         if line.save is None and not profile.is_vehicle and ln.weapon:
             line.save = model_save(profile, ln.weapon.ap, line.cover, ln.weapon)
-    if total:
-        line.p_hit, line.p_wound = acc["hit"] / total, acc["wound"] / total
-        line.p_unsaved = acc["unsaved"] / total
+    line.set_odds(parts)
+    line.modifiers = shot_modifiers(line, seen_by)
+
+
+#: cover notes of `cover.with_modifiers` that are modifiers of their own ('Stealth (+1, ...)')
+MODIFIER_NOTES = ("gone to ground", "Stealth", "Shrouded")
+
+
+def shot_modifiers(line: TargetLine, seen_by: list[FirerLine]) -> list[Modifier]:
+    """The modifiers the firing lines that see this model apply: snap shots (BS 1, §8.2) and
+    the cover save with what improved it, unless every weapon ignores cover (templates,
+    Ignores Cover, §5.1)."""
+    out: list[Modifier] = []
+    if any(ln.snap and not ln.wall_of_death for ln in seen_by):
+        out.append(Modifier("snap shots", "BS 1", RULE_SNAP, "to_hit"))
+    if any(ln.weapon and not (ln.weapon.template or ln.weapon.has("ignores cover"))
+           for ln in seen_by):
+        out.extend(cover_modifiers(line.cover))
+        for note in line.cover.notes:
+            if note.startswith(MODIFIER_NOTES):
+                name, _, value = note.partition(" (")
+                out.append(Modifier(name, int(value.split(",")[0].rstrip(")")),
+                                    line.cover.rule, "save_mod"))
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from battlesight.rulesets.core.report import label_profiles
 from battlesight.rulesets.core.ruleset import Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
@@ -86,7 +87,7 @@ class WHFB6(HookedRuleset):
         files = (board.scene.unit(unit) or {}).get("formation", {}).get("files")
         ctx = shooting.ShotContext(weapon=weapon, moved=moved, files=files,
                                    samples=max(16, min(samples, 240)))
-        return shooting.analyse(board, unit, target, ctx).to_dict()
+        return label_profiles(board, shooting.analyse(board, unit, target, ctx).to_dict())
 
     def los_report(self, world_or_board: Any, observer: str, target: str,
                    scene: Any = None) -> dict[str, Any]:

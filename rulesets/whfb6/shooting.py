@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from battlesight.rulesets.core import report as core_report
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import ReportHead
+from battlesight.rulesets.core.verdict import Modifier
 
 from . import sight, tables
 from .profile import Profile, Weapon
@@ -49,6 +50,7 @@ class FirerLine(core_report.FirerLine):
     band: str | None = None
     shots: int = 0
     need: int | None = None
+    modifiers: list[Modifier] = field(default_factory=list)
 
     def extra(self) -> dict[str, Any]:
         return {"band": self.band, "shots": self.shots, "need": self.need}
@@ -145,6 +147,8 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
             p.stat("BS", 0) or 0, moved=ctx.moved, long_range=ln.band == "long",
             charging=ctx.charging, skirmish_or_single=skirmish, cover=report.cover.value or 0,
             large=t_profile.large)
+        ln.modifiers = hit_modifiers(ctx, ln.band == "long", skirmish, report.cover,
+                                     t_profile.large)
         ln.p_hit = tables.p_shoot_hit(ln.need)
         ln.can_fire = True
     report.eligible = bool(report.firing)
@@ -158,6 +162,21 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
         (ln.shots * ln.p_hit * unsaved_given_hit(board, ln, targets[0])
          for ln in report.firing), Fraction(0))
     return report
+
+
+def hit_modifiers(ctx: ShotContext, long_range: bool, skirmish_or_single: bool, cover: Cover,
+                  large: bool) -> list[Modifier]:
+    """The to-hit modifiers of `tables.shooting_need`, each as a listed modifier (§8.2; cover
+    §5.1), in the player's terms: -1 to hit makes the score needed one higher."""
+    out = [Modifier(name, -1, tables.RULE_TO_HIT, "to_hit") for name, applies in (
+        ("moved", ctx.moved), ("long range", long_range),
+        ("stand and shoot at chargers", ctx.charging),
+        ("skirmishers or a lone character", skirmish_or_single)) if applies]
+    if cover.in_cover and cover.value:
+        out.append(Modifier(f"{cover.kind} cover", -int(cover.value), cover.rule, "to_hit"))
+    if large:
+        out.append(Modifier("large target", 1, "whfb6 §4.2 LV-7", "to_hit"))
+    return out
 
 
 def _firer(board: Board, m: str, in_front: bool, targets: list[str],
@@ -203,12 +222,19 @@ def save_needs(profile: Profile, strength: int, ap: bool) -> tuple[int | None, i
     return tables.armour_need(profile.stat("Sv"), strength, ap), profile.ward
 
 
-def unsaved_given_hit(board: Board, ln: FirerLine, target: str) -> Fraction:
+def wound_and_save_fail(board: Board, ln: FirerLine, target: str) -> tuple[Fraction, Fraction]:
+    """(P(a hit wounds), P(a wound passes the armour and the ward save)) (§8.3, §8.4)."""
     profile: Profile = board.profile(target)
     s = strength_of(board, ln)
     p_wound = tables.p_roll(tables.wound_need(s, profile.stat("T", 3) or 3))
     armour, ward = save_needs(profile, s, ln.weapon.has("armour piercing"))
-    return p_wound * (1 - tables.p_roll(armour)) * (1 - tables.p_roll(ward))
+    return p_wound, (1 - tables.p_roll(armour)) * (1 - tables.p_roll(ward))
+
+
+def unsaved_given_hit(board: Board, ln: FirerLine, target: str) -> Fraction:
+    """P(a hit wounds and is not saved)."""
+    p_wound, p_fail = wound_and_save_fail(board, ln, target)
+    return p_wound * p_fail
 
 
 def _target_line(board: Board, report: Report, t: str,
@@ -217,15 +243,29 @@ def _target_line(board: Board, report: Report, t: str,
     frac = max((lines[(f, t)].visible_fraction for f in seers), default=0.0)
     dist = min((sight.gap(board, ln.model, t) for ln in report.firers), default=0.0)
     line = TargetLine(t, bool(seers), frac, report.cover, dist, bool(firing))
-    if firing:
-        shots = sum(ln.shots for ln in firing) or 1
-        line.p_hit = sum((ln.shots * ln.p_hit for ln in firing), Fraction(0)) / shots
-        profile: Profile = board.profile(t)
-        s = strength_of(board, firing[0])
-        line.p_wound = tables.p_roll(tables.wound_need(s, profile.stat("T", 3) or 3))
-        line.p_unsaved = sum((ln.shots * ln.p_hit * unsaved_given_hit(board, ln, t)
-                              for ln in firing), Fraction(0)) / shots
+    parts = []
+    for ln in firing:
+        p_wound, p_fail = wound_and_save_fail(board, ln, t)
+        parts.append((Fraction(ln.shots), ln.p_hit, p_wound, p_fail))
+        line.modifiers.extend(ln.modifiers + save_modifiers(board, ln, t))
+    line.set_odds(parts)
+    line.modifiers = core_report.unique(line.modifiers)
     return line
+
+
+def save_modifiers(board: Board, ln: FirerLine, target: str) -> list[Modifier]:
+    """The armour save modifiers of a hit (§8.4): -1 per Strength point above 3, and one more
+    for an armour piercing weapon; none when the target has no armour save."""
+    if board.profile(target).stat("Sv") is None:
+        return []
+    out = []
+    by_strength = tables.save_modifier(strength_of(board, ln))
+    if by_strength:
+        out.append(Modifier(f"strength {strength_of(board, ln)}", -by_strength,
+                            tables.RULE_SAVE, "save_mod"))
+    if ln.weapon.has("armour piercing"):
+        out.append(Modifier("armour piercing", -1, tables.RULE_SAVE, "save_mod"))
+    return out
 
 
 # ---- rolling -------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core.dice import Roller
+from battlesight.rulesets.core.verdict import Modifier
 
 from . import odds
 from .bodies import Body, bodies
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 RULE_MELEE = "wmh2 §9.2 (melee)"
 RULE_RANGED = "wmh2 §9.2 (ranged)"
+RULE_SECTION = "wmh2 §9.2"
 RULE_STEALTH = "wmh2 §5.6 (Stealth)"
 RULE_RNG = "wmh2 §3 (weapon RNG)"
 LOCATIONS = {"L": "left arm", "R": "right arm", "H": "head"}
@@ -66,6 +68,7 @@ class AttackPlan:
     attack_dice: int = 2
     attack_mod: int = 0
     attack_parts: list[str] = field(default_factory=list)
+    modifiers: list[Modifier] = field(default_factory=list)  # of the attack roll
     defense: int = 0
     defence: Defence = field(default_factory=Defence)
     damage_dice: int = 2
@@ -196,41 +199,43 @@ def _attack_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
         stat = "FURY"
     value = current(board, plan.attacker, stat)
     parts = [f"{stat} {value}"]
+    mods: list[Modifier] = []
     mod = value
     effects = effects_of(board, plan.attacker)
     extra = total_mod(effects, "attack")
+
+    def add(name: str, change: int, rule: str, text: str) -> None:
+        nonlocal mod
+        mod += change
+        parts.append(text)
+        mods.append(Modifier(name, change, rule, "to_hit"))
+
     if extra:
-        parts.append(f"effects {extra:+d} (wmh2 §9.1 stacking)")
-        mod += extra
+        add("effects", extra, "wmh2 §9.1", f"effects {extra:+d} (wmh2 §9.1 stacking)")
     weapon = plan.weapon
     if weapon and weapon.has("inaccurate"):
-        mod -= 4
-        parts.append("Inaccurate -4")
+        add("inaccurate", -4, "wmh2 §9.1", "Inaccurate -4")
     broken = crippled(board, plan.attacker)
     if weapon and weapon.location and LOCATIONS.get(weapon.location) in broken:
-        mod -= 2
-        parts.append("crippled weapon system -2 (wmh2 §9.2)")
+        add("crippled weapon system", -2, RULE_SECTION,
+            "crippled weapon system -2 (wmh2 §9.2)")
     if "mind" in broken:
-        mod -= 2
-        parts.append("crippled mind -2 (wmh2 §9.2)")
+        add("crippled mind", -2, RULE_SECTION, "crippled mind -2 (wmh2 §9.2)")
     back = ctx.back_strike if ctx.back_strike is not None else in_back_arc(b, a)
     if back:
-        mod += 2
-        parts.append("back strike +2 (wmh2 §9.2)")
+        add("back strike", 2, RULE_SECTION, "back strike +2 (wmh2 §9.2)")
     if ctx.free_strike:
-        mod += 2
-        parts.append("free strike +2 (wmh2 §9.2)")
+        add("free strike", 2, RULE_SECTION, "free strike +2 (wmh2 §9.2)")
     if plan.kind != "melee":
         if ctx.aimed and plan.kind == "ranged":
-            mod += 2
-            parts.append("aiming +2 (wmh2 §9.2)")
+            add("aiming (forfeits movement)", 2, RULE_SECTION, "aiming +2 (wmh2 §9.2)")
         if engaged_by(board, plan.target, bd):
-            mod -= 4
-            parts.append("target in melee -4 (wmh2 §9.2)")
+            add("target in melee", -4, RULE_SECTION, "target in melee -4 (wmh2 §9.2)")
         if tp.has("stealth") and not a.eyeless and plan.distance > STEALTH_RANGE + TOL:
             plan.auto_miss = "Stealth: attack from more than 5\" misses automatically"
         if not plan.in_range and plan.kind == "ranged":
             plan.auto_miss = f"target beyond RNG {weapon.rng:g}\": automatic miss"
+    plan.modifiers = mods
     plan.attack_mod, plan.attack_parts = mod, parts
     plan.attack_dice = 3 if ctx.boost_hit else 2
     status = board.model(plan.target).status
@@ -245,6 +250,12 @@ def _attack_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
                            camouflage=tp.has("camouflage"))
     plan.defense = current(board, plan.target, "DEF", set_to=tuple(set_to),
                            bonus=plan.defence.total)
+    if set_to:
+        plan.modifiers.append(Modifier("stationary, knocked down or stalled: base DEF",
+                                       min(set_to), "wmh2 §9.1", "base_def"))
+    plan.modifiers.extend(
+        Modifier(str(part["kind"]) + (f" ({part['source']})" if part.get("source") else ""),
+                 int(part["value"]), str(part["rule"]), "def") for part in plan.defence.parts)
 
 
 def _damage_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Body, b: Body,

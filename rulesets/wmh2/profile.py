@@ -119,11 +119,11 @@ class Profile:
         return max((w.rng for w in self.melee_weapons()), default=0.0)
 
 
-def raw_profile(scene: Scene, spec: ModelSpec) -> dict[str, Any]:
+def raw_profile(scene: Scene, spec: ModelSpec, standard: str | None = None) -> dict[str, Any]:
     """Merged raw data: the core's merge, then the unit profile's own stats and weapons, then
-    the inline keys again (inline always wins)."""
+    the inline keys again (inline always wins); a plain model gets the `standard` profile."""
     unit = scene.unit(spec.unit) if spec.unit else None
-    out = resolve(RULESET, spec, unit)
+    out = resolve(RULESET, spec, unit, standard=standard)
     unit_name = (unit or {}).get("profile")
     unit_profile = load_data(RULESET)["units"].get(str(unit_name)) if unit_name else None
     generic = (None, "trooper", (unit_profile or {}).get("model"))

@@ -1,6 +1,5 @@
-"""JSON reports for the command line: `los_report` (the MK II rule for one ordered pair, with
-the line that proves it and the share seen as information) and `shooting_report` (the same keys
-as the other rulesets' `battlesight shoot`, plus `expected_damage`).
+"""The MK II `shooting_report` for `battlesight shoot` (the same keys as the other rulesets',
+plus `expected_damage`); sight verdicts come from `judge`.
 """
 
 from __future__ import annotations
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from battlesight.geometry.visibility import SightQuery, visibility_many
 from battlesight.geometry.world import World
+from battlesight.rulesets.core.report import label_profiles, odds_keys
 
 from .bodies import Body, bodies, standardise
 from .combat import AttackContext, clouds_of, plan_attack
@@ -19,11 +19,6 @@ from .sight import line_of_sight
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
-
-NOTE = ("MK II line of sight is all-or-nothing (wmh2 §5.1): one clear line is enough. "
-        "rule_fraction is information only: the share of the target's standard volume seen from "
-        "the top of the viewer's volume through terrain (wmh2 §6).")
-
 
 def seen_share(world: World, a: Body, target: str, samples: int = 400) -> float:
     """Share of the target's standard volume seen from the top centre of a's volume, through
@@ -34,39 +29,14 @@ def seen_share(world: World, a: Body, target: str, samples: int = 400) -> float:
     return float(visibility_many(world, [q])[0].visible_fraction)
 
 
-def los_report(source: Board | World, observer: str, target: str) -> dict[str, Any]:
-    """Extra `battlesight los` keys for observer -> target under the MK II rule:
-    visible_by_rule, rule, reason, line (the proving segment [[x, y, z], [x, y, z]] or None),
-    in_front_arc, lines_tested, lines_clear, blocked_by [{id, kind, share}], ignored_models
-    {id: why}, elevation, cover (the core's Cover keys with value = the DEF bonus against a
-    ranged attack, effect 'def', plus def_bonus and parts; None without sight), rule_fraction
-    (the share seen, information only) and note. Model volumes become the standard cylinders
-    first."""
-    world = source if isinstance(source, World) else source.world
-    standardise(world)
-    bd = bodies(source)
-    clouds = clouds_of(source) if not isinstance(source, World) else []
-    sight = line_of_sight(world, bd, observer, target, clouds)
-    out = {k: v for k, v in sight.to_dict().items() if k not in ("observer", "target")}
-    out["rule_fraction"] = round(seen_share(world, bd[observer], target), 4) \
-        if sight.in_arc else 0.0
-    out["cover"] = None
-    if sight.visible:
-        camo = not isinstance(source, World) and source.profile(target).has("camouflage")
-        bonus = defence(world, bd[observer], bd[target], "ranged", clouds=clouds,
-                        camouflage=camo)
-        out["cover"] = {**bonus.to_cover(observer).to_dict(), "def_bonus": bonus.total,
-                        "parts": bonus.parts}
-    out["note"] = NOTE
-    return out
-
-
 def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None = None,
                     moved: bool = False, samples: int = 600) -> dict[str, Any]:
     """Each model of `unit` attacks the nearest model of `target` it can see and reach with
     its ranged weapon (or `weapon`); no dice are rolled. p_hit: 2d6 + RAT (aiming +2 unless
     `moved`) against DEF after cover, concealment and elevation; p_wound: a hit deals at least
-    one damage point; p_unsaved: 1 (MK II has no saves)."""
+    one damage point; p_save_fail: 1 (MK II has no saves); modifiers: aiming and every other
+    attack roll and DEF modifier, each with its rule. expected_unsaved: expected hits that
+    deal damage; expected_damage: expected damage points."""
     standardise(board.world)
     models, targets = board.unit_models(unit), board.unit_models(target)
     out: dict[str, Any] = {"unit": unit, "target": target, "eligible": False, "reason": "",
@@ -122,8 +92,9 @@ def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None 
             "save": None, "distance": round(p.distance, 3) if p else None,
             "in_range": bool(p and p.in_range), "facing": None,
             "def": p.defense if p else None, "arm": p.armour if p else None,
-            "p_hit": float(p.p_hit) if p else 0.0, "p_wound": float(p.p_damage) if p else 0.0,
-            "p_unsaved": 1.0, "expected_damage": float(p.expected_damage) if p else 0.0,
+            **odds_keys(p.p_hit if p else Fraction(0), p.p_damage if p else Fraction(0),
+                        Fraction(1), p.modifiers if p else ()),
+            "expected_damage": float(p.expected_damage) if p else 0.0,
         })
     out["allocation_order"] = [t["model"] for t in sorted(
         (t for t in out["targets"] if t["visible"]), key=lambda t: t["distance"])]
@@ -133,4 +104,4 @@ def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None 
                              "no model can attack")
     out["expected_unsaved"] = float(total_hits)
     out["expected_damage"] = float(total_damage)
-    return out
+    return label_profiles(board, out)

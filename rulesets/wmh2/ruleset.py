@@ -61,7 +61,7 @@ class WMH2(Ruleset):
     # ---- profiles ---------------------------------------------------------------------------
 
     def raw_profile(self, scene: Scene, spec: ModelSpec) -> dict[str, Any]:
-        return raw_profile(scene, spec)
+        return raw_profile(scene, spec, self.standard_name())
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
         return parse_profile(raw, spec)

@@ -7,6 +7,7 @@ from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.profiles import ProfileError
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.ruling import cover_value_text
+from battlesight.rulesets.core.standard import STANDARD_LABEL
 from battlesight.viewer.commands.common import add_scene_argument, load, print_json, table
 from battlesight.viewer.errors import UsageError
 
@@ -83,6 +84,23 @@ def _why(text: str) -> str:
     return cut.rstrip(",;:") + "..."
 
 
+def modifier_lines(targets: list[dict]) -> str:
+    """One line per modifier applied, with its rule; the targets it applies to when they
+    differ ('modifiers: none' when there are none)."""
+    seen: dict[tuple, list[str]] = {}
+    for t in targets:
+        for m in t.get("modifiers", ()):
+            key = (m["name"], m.get("text") or str(m["value"]), m["rule"])
+            seen.setdefault(key, []).append(t["model"])
+    if not seen:
+        return "modifiers: none"
+    lines = ["modifiers:"]
+    for (name, text, rule), models in seen.items():
+        who = "" if len(models) == len(targets) else f" (on {', '.join(models)})"
+        lines.append(f"  {name} {text} [{rule}]{who}")
+    return "\n".join(lines)
+
+
 def format_report(r: dict) -> str:
     head = f"{r['unit']} -> {r['target']}: " + (
         "may shoot" if r["eligible"] else f"cannot shoot: {r['reason']}")
@@ -99,10 +117,16 @@ def format_report(r: dict) -> str:
             [t["model"], "yes" if t["visible"] else "no", f"{t['visible_fraction']:.0%}",
              cover_text(t["cover"]),
              t["cover"]["source"] or "-", t["cover"]["rule"] or "-", f"{t['p_hit']:.3f}",
-             f"{t['p_wound']:.3f}", f"{t['p_unsaved']:.3f}"]
+             f"{t['p_wound']:.3f}", f"{t['p_save_fail']:.3f}", f"{t['p_unsaved']:.3f}"]
             for t in r["targets"]],
             ["target", "seen", "visible", "cover", "from", "rule", "p_hit", "p_wound",
-             "p_unsaved"]))
+             "p_save_fail", "p_unsaved"]))
+        parts.append(modifier_lines(r["targets"]))
+        standard = sorted({line["model"] for line in [*r["firers"], *r["targets"]]
+                           if line.get("profile") == STANDARD_LABEL})
+        if standard:
+            parts.append(f"{STANDARD_LABEL}: {', '.join(standard)}")
     if r["firers"] or r["targets"]:
-        parts.append(f"expected unsaved wounds: {r['expected_unsaved']:.3f}")
+        parts.append(f"expected unsaved wounds: {r['expected_unsaved']:.3f}" + (
+            f"; expected damage: {r['expected_damage']:.3f}" if "expected_damage" in r else ""))
     return "\n\n".join(parts)
