@@ -8,14 +8,16 @@ Every known key is written explicitly (defaults included) and unknown keys are k
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from .checks import plain
+from .limits import MAX_YAML_DEPTH
 from .model import ModelSpec, Scene, TerrainPiece
+from .output import write_output
 
 
 def _number(x: float) -> int | float:
@@ -82,12 +84,23 @@ class _SceneDumper(yaml.SafeDumper):
         return super().represent_str(data)
 
 
+    def represent_numpy(self, data: Any) -> yaml.Node:
+        """numpy scalars and arrays (a generated scene's numbers) as plain numbers/lists."""
+        return self.represent_data(data.tolist())
+
+
 _SceneDumper.add_representer(str, _SceneDumper.represent_str)
+_SceneDumper.add_multi_representer(np.generic, _SceneDumper.represent_numpy)
+_SceneDumper.add_multi_representer(np.ndarray, _SceneDumper.represent_numpy)
 
 
 def _dump(data: dict[str, Any]) -> str:
-    return yaml.dump(data, Dumper=_SceneDumper, sort_keys=False, default_flow_style=None,
-                     allow_unicode=True, width=100)
+    try:
+        return yaml.dump(data, Dumper=_SceneDumper, sort_keys=False, default_flow_style=None,
+                         allow_unicode=True, width=100)
+    except RecursionError:  # only a scene built in Python can get here: files are bounded
+        raise ValueError(f"scene data nested deeper than {MAX_YAML_DEPTH} levels cannot be "
+                         "saved") from None
 
 
 def scene_to_yaml(scene: Scene) -> str:
@@ -95,27 +108,7 @@ def scene_to_yaml(scene: Scene) -> str:
     return _dump(scene_to_dict(scene))
 
 
-def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
-    """Write the scene to ``path`` atomically (temp file in the same folder, then replace)."""
-    target = Path(path)
-    text = scene_to_yaml(scene)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            mode = target.stat().st_mode & 0o777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+def save_scene(scene: Scene, path: str | os.PathLike[str]) -> Path:
+    """Write the scene to ``path`` safely (``output.write_output``: a temporary file beside
+    it, then a rename; links, FIFOs and devices refused; a replaced file keeps its mode)."""
+    return write_output(path, scene_to_yaml(scene))

@@ -197,7 +197,7 @@ def test_play_names_the_line_of_a_malformed_actions_file(tmp_path, capsys, text,
     ("{do: move, unit: tac-1, to: [1, 2]}", "'to' must map models to points"),
     ("{do: move, unit: tac-1, to: {sgt: far}}", "to: sgt: expected [x, y] in inches"),
     ("{do: move, unit: tac-1, by: far}", "'by' must be [dx, dy] in inches"),
-    ("{do: move, unit: tac-1, by: [.nan, 0]}", "'by' must be [dx, dy] in inches"),
+    ("{do: move, unit: tac-1, by: [1, 0, 3]}", "'by' must be [dx, dy] in inches"),
     ("{do: [next]}", "'do' must be the name of an action"),
 ])
 def test_play_refuses_actions_of_the_wrong_shape_with_the_reason(tmp_path, capsys, action,

@@ -11,6 +11,9 @@ import importlib
 import sys
 
 from battlesight.scenes.errors import SceneError
+from battlesight.scenes.limits import shorten
+from battlesight.scenes.output import NotJSON
+from battlesight.viewer.commands.arguments import OneLineParser
 from battlesight.viewer.errors import UsageError
 
 from battlesight._version import __version__
@@ -35,7 +38,7 @@ EXIT_BAD_INPUT = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="battlesight",
         description="3D battlefield line of sight for tabletop wargames.",
     )
@@ -58,14 +61,18 @@ def main(argv: list[str] | None = None) -> int:
             print(problem, file=sys.stderr)
         return EXIT_BAD_INPUT
     except UsageError as error:
-        print(f"battlesight {args.command}: {error}", file=sys.stderr)
+        print(shorten(f"battlesight {args.command}: {error}"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except NotJSON as error:
+        print(shorten(f"battlesight {args.command}: the output {error}; nothing written"),
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as error:
         # a file the command could not read or write (a folder given for a file, a full disk,
         # no permission): one line naming it, never a traceback
         where = next((f for f in (error.filename2, error.filename) if f is not None), "")
         why = error.strerror or str(error)
-        print(f"battlesight {args.command}: {where}{': ' if where else ''}{why}",
+        print(shorten(f"battlesight {args.command}: {where}{': ' if where else ''}{why}"),
               file=sys.stderr)
         return EXIT_BAD_INPUT
 

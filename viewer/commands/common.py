@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from battlesight.geometry.world import World
 from battlesight.scenes import load_scene
 from battlesight.scenes.build import build_world
 from battlesight.scenes.model import Scene
+from battlesight.scenes.output import UnsafeOutput, check_target, to_json
 from battlesight.viewer.errors import UsageError
 
 
@@ -36,10 +35,11 @@ def require_model(scene: Scene, model_id: str) -> None:
 
 def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
     """The path of an output file, checked before any work: UsageError when it names a
-    folder, when its folder does not exist or when that folder is not writable."""
+    folder, a symbolic link, a FIFO or a device, when its folder does not exist or when that
+    folder is not writable (``scenes.output`` checks again when it writes)."""
     out = Path(path)
     label = f"{what} {out}" if what else str(out)
-    if out.is_dir():
+    if out.is_dir() and not out.is_symlink():
         raise UsageError(f"cannot write {label}: it is a folder, give a file name")
     folder = out.parent
     if not folder.is_dir():
@@ -50,12 +50,22 @@ def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
     except OSError as error:
         raise UsageError(f"cannot write {label}: cannot create files in {folder} "
                          f"({error.strerror or error})") from None
+    try:
+        check_target(out)
+    except UnsafeOutput as error:
+        raise UsageError(f"cannot write {label}: {error.strerror}") from None
     return out
 
 
+def json_text(data) -> str:
+    """Strict JSON (no NaN or Infinity) of a command's result, whole, ending in a newline;
+    ``output.NotJSON`` when it cannot be written, before anything is printed."""
+    return to_json(data) + "\n"
+
+
 def print_json(data) -> None:
-    json.dump(data, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    """Print data as strict JSON, built whole first so a failure prints nothing."""
+    print(json_text(data), end="")
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:

@@ -1,0 +1,168 @@
+"""Write output files safely: whole or not at all, never through a link or a device.
+
+Every file battlesight writes (scenes, logs, GLB, PNG, GIF, MP4, fields) goes through here:
+the data goes to a temporary file beside the target, which is then renamed over it, so a
+reader never sees half a file and a failed command leaves nothing behind. A target that is a
+symbolic link, a FIFO, a device, a socket or a folder is refused (``UnsafeOutput``, an
+OSError naming the path) rather than replaced. New files get mode ``0o666 & ~umask``, as any
+program's would; a file replaced keeps its mode.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+
+from .yamlread import special_kind
+
+#: what a temporary file's name holds (``.NAME.XXXXXX.tmp.SUFFIX``): tests look for leftovers
+TEMP_MARK = ".tmp"
+
+
+class UnsafeOutput(OSError):
+    """An output path that must not be written (a link, a FIFO, a device, a folder...)."""
+
+    def __init__(self, path: str | os.PathLike[str], why: str):
+        super().__init__(errno.EINVAL, why, os.fspath(path))
+
+
+def check_target(path: str | os.PathLike[str]) -> Path:
+    """The path, if a file may be written there: it names nothing yet or a regular file, in
+    an existing folder. UnsafeOutput otherwise."""
+    target = Path(path)
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UnsafeOutput(target, f"cannot write here: {error.strerror or error}") from None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise UnsafeOutput(target, "is a symbolic link; refusing to write through or over it "
+                                   "(give the real path)")
+    kind = None if mode is None else special_kind(mode)
+    if kind is not None:
+        raise UnsafeOutput(target, f"is {kind}; refusing to replace it with a file")
+    if not target.parent.is_dir():
+        raise UnsafeOutput(target, f"folder {target.parent} does not exist")
+    return target
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _new_mode(target: Path) -> int:
+    """The replaced file's mode, or what a new file would get under the umask."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+@contextmanager
+def output_file(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write to; renamed over ``path`` when the block
+    ends without an exception, removed otherwise. The target is checked before and again
+    just before the rename."""
+    target = check_target(path)
+    with _kept_temp(target) as tmp:
+        yield tmp
+        _finish(tmp, target)
+
+
+def _finish(tmp: Path, target: Path) -> None:
+    check_target(target)
+    os.chmod(tmp, _new_mode(target))
+    os.replace(tmp, target)
+
+
+Content = bytes | str | Callable[[Path], None]
+
+
+def _write(tmp: Path, content: Content) -> None:
+    if callable(content):
+        content(tmp)
+    elif isinstance(content, str):
+        tmp.write_text(content, encoding="utf-8")
+    else:
+        tmp.write_bytes(content)
+
+
+def write_output(path: str | os.PathLike[str], content: Content) -> Path:
+    """Write ``content`` (bytes, text as UTF-8, or a function that writes the file at the
+    path it is given) to ``path`` safely; returns the path."""
+    return write_outputs({path: content})[0]
+
+
+def write_outputs(files: Mapping[str | os.PathLike[str], Content]) -> list[Path]:
+    """Write several files all or none: every target checked, every temporary file written,
+    then all renamed. Returns the paths written."""
+    targets = [check_target(p) for p in files]
+    if len({t.resolve() for t in targets}) < len(targets):
+        raise UnsafeOutput(targets[0], "the same file is named for two outputs")
+    with ExitStack() as stack:
+        temps = [stack.enter_context(_kept_temp(t)) for t in targets]
+        for tmp, content in zip(temps, files.values(), strict=True):
+            _write(tmp, content)
+        for tmp, target in zip(temps, targets, strict=True):
+            _finish(tmp, target)
+    return targets
+
+
+@contextmanager
+def _kept_temp(target: Path) -> Iterator[Path]:
+    """A temporary file beside target, removed at the end unless it was renamed."""
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f"{TEMP_MARK}{target.suffix}",
+                                dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+# -- strict JSON -----------------------------------------------------------------------------
+
+class NotJSON(ValueError):
+    """Data that strict JSON cannot hold (NaN, infinity, an object of no JSON type)."""
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    item = getattr(value, "item", None)  # numpy scalars and 0-d arrays
+    tolist = getattr(value, "tolist", None)  # numpy arrays
+    if callable(tolist):
+        return tolist()
+    if callable(item):
+        return item()
+    raise TypeError(f"a value of type {type(value).__name__}")
+
+
+def to_json(data: Any, indent: int | None = 2) -> str:
+    """Strict JSON text of data (no NaN or Infinity); NotJSON, in one line, when it cannot
+    be written."""
+    try:
+        return json.dumps(data, indent=indent, allow_nan=False, default=_json_default)
+    except ValueError as error:
+        raise NotJSON(f"holds a number JSON cannot write (NaN or infinite): {error}") from None
+    except TypeError as error:
+        raise NotJSON(f"holds data JSON cannot write: {error}") from None
+    except RecursionError:
+        raise NotJSON("is nested too deep for JSON") from None
+
