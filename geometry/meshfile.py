@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -27,6 +28,7 @@ import trimesh
 
 from .primitives import (
     ArrayLike,
+    BuildInputError,
     concatenate_labeled,
     convex_hull_2d,
     make_mesh,
@@ -35,7 +37,7 @@ from .primitives import (
 )
 from .types import TerrainGeometry
 
-__all__ = ["export_glb", "load_mesh_file", "mesh_terrain", "split_parts"]
+__all__ = ["MeshFileError", "export_glb", "load_mesh_file", "mesh_terrain", "split_parts"]
 
 GLTF_SUFFIXES = (".glb", ".gltf")
 SUPPORTED_SUFFIXES = (".glb", ".gltf", ".obj", ".stl", ".ply")
@@ -57,6 +59,68 @@ def _suffix(path: str | os.PathLike) -> str:
     return suffix
 
 
+class MeshFileError(BuildInputError):
+    """A mesh file that is not a mesh battlesight can use (named by the scene key ``file``)."""
+
+    def __init__(self, path: str | os.PathLike, why: str):
+        super().__init__("file", f"{os.path.basename(os.fspath(path))}: {why}")
+
+
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+_CACHE_SIZE = 32
+_cache: OrderedDict[tuple, tuple[trimesh.Trimesh, np.ndarray, tuple[str, ...]]] = OrderedDict()
+
+
+def _check_bytes(path: str, suffix: str, size: int) -> None:
+    """Refuse files that cannot be the mesh their suffix says, from their first bytes."""
+    if size == 0:
+        raise MeshFileError(path, "the file is empty")
+    with open(path, "rb") as f:
+        head = f.read(84)
+    if head.startswith(_LFS_POINTER):
+        raise MeshFileError(path, "is a Git LFS pointer, not the mesh (fetch it: git lfs pull)")
+    if suffix == ".glb":
+        if len(head) < 12 or head[:4] != b"glTF":
+            raise MeshFileError(path, "is not a binary glTF file (no 'glTF' header)")
+        declared = int.from_bytes(head[8:12], "little")
+        if declared != size:
+            raise MeshFileError(path, f"is truncated or padded: its header says {declared} "
+                                      f"bytes, the file has {size}")
+    elif suffix == ".stl" and not head.lstrip().lower().startswith(b"solid"):
+        count = int.from_bytes(head[80:84], "little") if len(head) >= 84 else -1
+        if count < 1 or size != 84 + 50 * count:
+            raise MeshFileError(path, "is neither an ASCII STL nor a whole binary STL")
+
+
+def _read_mesh(path: str, suffix: str, y_up: bool) -> tuple[trimesh.Trimesh, np.ndarray,
+                                                           tuple[str, ...]]:
+    try:
+        scene = trimesh.load(path, force="scene")
+    except Exception as exc:  # trimesh raises many kinds on bad files: all mean "not a mesh"
+        why = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()} ({why})") from None
+    parts: list[tuple[str, trimesh.Trimesh]] = []
+    for node in scene.graph.nodes_geometry:
+        matrix, geom_name = scene.graph[node]
+        geom = scene.geometry.get(geom_name)
+        if not isinstance(geom, trimesh.Trimesh) or len(geom.faces) == 0:
+            continue
+        mesh = make_mesh(np.asarray(geom.vertices), np.asarray(geom.faces))
+        if y_up:
+            matrix = Y_UP_TO_Z_UP @ np.asarray(matrix)
+        parts.append((str(node), transform(mesh, matrix)))
+    if not parts:
+        raise MeshFileError(path, "holds no triangles")
+    mesh, face_part, names = concatenate_labeled(parts)
+    verts = np.asarray(mesh.vertices)
+    if not np.all(np.isfinite(verts)):
+        raise MeshFileError(path, "has vertices that are not finite numbers")
+    extent = verts.max(axis=0) - verts.min(axis=0)
+    if not np.all(extent[:2] > 0) or not extent[2] > 0:
+        raise MeshFileError(path, "has no size in one of x, y or z")
+    return mesh, face_part, names
+
+
 def load_mesh_file(
     path: str | os.PathLike, *, y_up: bool | None = None
 ) -> tuple[trimesh.Trimesh, np.ndarray, tuple[str, ...]]:
@@ -69,28 +133,29 @@ def load_mesh_file(
     after the node (glTF node name; for a single-mesh file, the name trimesh gives it). Faces are
     kept exactly as stored: nothing is merged, repaired or re-oriented.
 
+    Files are parsed once: the result is cached by real path, modification time and size (the
+    scene check and the command that follows share it); each call gets its own copy.
+
     Returns (mesh, face_part (n_faces,) int index into part_names, part_names).
-    Raises FileNotFoundError, or ValueError for an unsupported suffix or a file without triangles.
+    Raises FileNotFoundError, ValueError for an unsupported suffix, or MeshFileError for a file
+    that is not a usable mesh (empty, truncated, a Git LFS pointer, garbage, no triangles).
     """
     suffix = _suffix(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"mesh file not found: {os.fspath(path)!r}")
     if y_up is None:
         y_up = suffix in GLTF_SUFFIXES
-    scene = trimesh.load(os.fspath(path), force="scene")
-    parts: list[tuple[str, trimesh.Trimesh]] = []
-    for node in scene.graph.nodes_geometry:
-        matrix, geom_name = scene.graph[node]
-        geom = scene.geometry.get(geom_name)
-        if not isinstance(geom, trimesh.Trimesh) or len(geom.faces) == 0:
-            continue
-        mesh = make_mesh(np.asarray(geom.vertices), np.asarray(geom.faces))
-        if y_up:
-            matrix = Y_UP_TO_Z_UP @ np.asarray(matrix)
-        parts.append((str(node), transform(mesh, matrix)))
-    if not parts:
-        raise ValueError(f"mesh file {os.fspath(path)!r} holds no triangles")
-    return concatenate_labeled(parts)
+    real = os.path.realpath(path)
+    stat = os.stat(real)
+    key = (real, stat.st_mtime_ns, stat.st_size, bool(y_up))
+    if key not in _cache:
+        _check_bytes(real, suffix, stat.st_size)
+        _cache[key] = _read_mesh(real, suffix, bool(y_up))
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    _cache.move_to_end(key)
+    mesh, face_part, names = _cache[key]
+    return mesh.copy(), face_part.copy(), names
 
 
 def export_glb(
@@ -146,7 +211,7 @@ def mesh_terrain(
     stand: the same mesh; footprint: CCW convex hull of the placed mesh in plan.
     """
     if not (math.isfinite(scale) and scale > 0):
-        raise ValueError(f"mesh scale must be a positive number, got {scale!r}")
+        raise BuildInputError("scale", f"mesh scale must be a positive number, got {scale!r}")
     mesh, _, _ = load_mesh_file(path, y_up=y_up)
     lo, hi = mesh.bounds
     centre = 0.5 * (lo[:2] + hi[:2])

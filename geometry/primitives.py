@@ -8,6 +8,8 @@ z up; 2D polygons are (k, 2) arrays in the xy plane, counter-clockwise unless sa
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -27,6 +29,45 @@ from .plan import (  # noqa: F401 - 2D helpers re-exported for the builders
     signed_area,
     to_table,
 )
+
+#: Smallest side, thickness or height the builders make, inches (0.01" is a quarter of a
+#: millimetre): below it the plan tolerances merge corners and the ray scenes lose the faces.
+MIN_SIDE = 0.01
+
+
+class BuildInputError(ValueError):
+    """An input a builder cannot make geometry from. ``param`` names the input as the scene
+    format names it (``size``, ``floors``, ``polygon``, ...), so a scene check can point at it."""
+
+    def __init__(self, param: str, message: str):
+        super().__init__(message)
+        self.param = param
+
+
+def require_side(param: str, value: float, what: str = "") -> float:
+    """value as a float when it is finite and at least MIN_SIDE; else BuildInputError."""
+    v = float(value)
+    if not (math.isfinite(v) and v >= MIN_SIDE):
+        label = f"{what} {param}" if what else param
+        raise BuildInputError(param, f"{label} must be at least {MIN_SIDE:g}\", got {value!r}")
+    return v
+
+
+def require_simple_polygon(points: ArrayLike, param: str = "polygon") -> None:
+    """BuildInputError unless the outline is a simple polygon (shapely 2's validity: no
+    self-intersection, no repeated ring, some area)."""
+    import shapely
+
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(p) < 3 or not np.all(np.isfinite(p)):
+        raise BuildInputError(param, "an outline needs at least 3 finite [x, y] points")
+    ring = shapely.Polygon(p)
+    if not ring.is_valid:
+        why = re.sub(r"-?\d+\.\d+", lambda m: f"{float(m.group()):.4g}",
+                     shapely.is_valid_reason(ring))
+        raise BuildInputError(param, f"outline is not a simple polygon ({why.lower()})")
+    if ring.area <= MIN_SIDE * MIN_SIDE:
+        raise BuildInputError(param, "outline has no area")
 
 
 def _tri_areas(points: np.ndarray, tris: np.ndarray) -> np.ndarray:

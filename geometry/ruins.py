@@ -17,17 +17,19 @@ import trimesh
 
 from .primitives import (
     ArrayLike,
+    BuildInputError,
     concatenate,
     extrude,
     place,
     prism,
     rectangle,
+    require_side,
     to_table,
     transform,
 )
 from .types import TerrainGeometry
 
-__all__ = ["SIDES", "ruin"]
+__all__ = ["SIDES", "check_ruin", "ruin"]
 
 SIDES = ("north", "south", "east", "west")
 WINDOW_WIDTH = 1.5
@@ -38,6 +40,8 @@ PIER = 1.0  # solid wall between two windows
 END_MARGIN = 0.4  # solid wall between a window and a wall end (or the wall it meets)
 LINTEL = 0.2  # solid wall kept above a window
 JOINT = 1e-3  # overlap of shells that meet
+WALL_THICKNESS = 0.25
+SLAB_THICKNESS = 0.2
 BREAK_SPACING = (0.4, 0.9)  # spacing of the knots of a broken top edge
 BREAK_DEPTH = 0.6  # deepest break, as a fraction of the top storey's height
 
@@ -56,6 +60,57 @@ def _sides(walls: Iterable[str]) -> tuple[str, ...]:
     if bad:
         raise ValueError(f"unknown ruin wall side(s) {bad}; use {list(SIDES)}")
     return tuple(s for s in SIDES if s in sides)
+
+
+def _interior(a: float, b: float, t: float, has: dict[str, bool]) -> tuple[float, ...]:
+    """(x0, x1, y0, y1) of the floor inside the walls of a ruin of half sizes a, b."""
+    return (-a + (t - JOINT if has["west"] else 0.0), a - (t - JOINT if has["east"] else 0.0),
+            -b + (t - JOINT if has["south"] else 0.0), b - (t - JOINT if has["north"] else 0.0))
+
+
+def check_ruin(
+    size: ArrayLike,
+    height: float,
+    floors: Sequence[float] = (),
+    walls: Iterable[str] = SIDES,
+    wall_thickness: float = WALL_THICKNESS,
+    slab_thickness: float = SLAB_THICKNESS,
+) -> tuple[float, float, float, tuple[float, ...], tuple[str, ...]]:
+    """The ruin builder's preconditions, shared with the scene checks: BuildInputError (naming
+    `size`, `height`, `floors` or `walls`) when `ruin` could not build these.
+
+    The ground slab's top is a level too: each floor top is at least two slab thicknesses above
+    the level below it (the first above the ground slab's top), and below `height`; the walls
+    leave room for a floor between them. Returns (sx, sy, height, levels, sides).
+    """
+    sx, sy = (float(v) for v in size)
+    height, t, st = float(height), float(wall_thickness), float(slab_thickness)
+    for v in (sx, sy):
+        require_side("size", v, "ruin")
+    for name, value in (("wall_thickness", t), ("slab_thickness", st)):
+        require_side(name, value, "ruin")
+    if not (math.isfinite(height) and height > st):
+        raise BuildInputError("height", f'a ruin must be taller than its {st:g}" ground slab, '
+                                        f"got height {height:g}")
+    try:
+        sides = _sides(walls)
+    except ValueError as exc:
+        raise BuildInputError("walls", str(exc)) from None
+    levels = (st, *(float(f) for f in floors))
+    for below, above in zip(levels, levels[1:], strict=False):
+        if not above - st >= below + st - 1e-9:
+            raise BuildInputError(
+                "floors", f'floors must be at least {2 * st:g}" above the level below (the ground '
+                          f'slab\'s top is at {st:g}"): floor {above:g} is too close to {below:g}')
+    if len(levels) > 1 and levels[-1] >= height:
+        raise BuildInputError("floors", f"floor heights must be below the ruin's height "
+                                        f"{height:g}, got {levels[-1]:g}")
+    has = {s: s in sides for s in SIDES}
+    x0, x1, y0, y1 = _interior(0.5 * sx, 0.5 * sy, t, has)
+    if x1 - x0 <= 0.1 or y1 - y0 <= 0.1:
+        raise BuildInputError("size", f'ruin of size [{sx:g}, {sy:g}] leaves no room for a floor '
+                                      f'inside its {t:g}" walls')
+    return sx, sy, height, levels, sides
 
 
 def _window_columns(u0: float, u1: float) -> list[tuple[float, float]]:
@@ -175,8 +230,8 @@ def ruin(
     windows: bool = True,
     rotation: float = 0.0,
     broken: bool = False,
-    wall_thickness: float = 0.25,
-    slab_thickness: float = 0.2,
+    wall_thickness: float = WALL_THICKNESS,
+    slab_thickness: float = SLAB_THICKNESS,
     seed: int = 0,
     stair_gap: bool = False,
 ) -> TerrainGeometry:
@@ -200,32 +255,12 @@ def ruin(
     Returns TerrainGeometry(solid=slabs + walls, stand=slabs, floors=(slab_thickness, *floors),
     footprint=(4, 2) CCW rotated rectangle).
     """
-    sx, sy = (float(v) for v in size)
-    height, t, st = float(height), float(wall_thickness), float(slab_thickness)
-    for name, value in (
-        ("sx", sx),
-        ("sy", sy),
-        ("height", height),
-        ("wall_thickness", t),
-        ("slab_thickness", st),
-    ):
-        if not (math.isfinite(value) and value > 0):
-            raise ValueError(f"ruin {name} must be a positive number, got {value!r}")
-    sides = _sides(walls)
-    levels = (st, *(float(f) for f in floors))
-    for below, above in zip(levels, levels[1:], strict=False):
-        if not above - st >= below + st - 1e-9:
-            raise ValueError(f"ruin floor at {above} is too close to the level below ({below})")
-    if levels[-1] > height:
-        raise ValueError(f"ruin floor at {levels[-1]} is above the walls ({height})")
+    sx, sy, height, levels, sides = check_ruin(size, height, floors, walls, wall_thickness,
+                                               slab_thickness)
+    t, st = float(wall_thickness), float(slab_thickness)
     a, b = 0.5 * sx, 0.5 * sy
     has = {s: s in sides for s in SIDES}
-    x0 = -a + (t - JOINT if has["west"] else 0.0)
-    x1 = a - (t - JOINT if has["east"] else 0.0)
-    y0 = -b + (t - JOINT if has["south"] else 0.0)
-    y1 = b - (t - JOINT if has["north"] else 0.0)
-    if x1 - x0 <= 0.1 or y1 - y0 <= 0.1:
-        raise ValueError(f'ruin of size {(sx, sy)} leaves no room inside {t}" walls')
+    x0, x1, y0, y1 = _interior(a, b, t, has)
 
     slabs = [prism(_slab_outline(x0, x1, y0, y1, False), 0.0, st)]
     slabs += [prism(_slab_outline(x0, x1, y0, y1, stair_gap), f - st, f) for f in levels[1:]]

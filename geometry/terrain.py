@@ -13,7 +13,9 @@ import math
 import numpy as np
 
 from .primitives import (
+    MIN_SIDE,
     ArrayLike,
+    BuildInputError,
     clean_ring,
     concatenate,
     distance_to_edges,
@@ -24,6 +26,8 @@ from .primitives import (
     points_in_polygon,
     prism,
     rectangle,
+    require_side,
+    require_simple_polygon,
     revolve,
     signed_area,
     to_table,
@@ -45,10 +49,34 @@ TRUNK_HEIGHT = 0.6  # fraction of the canopy height
 SQ_IN_PER_TRUNK = 12.0
 
 
-def _positive(**values: float) -> None:
+def _positive(what: str, **values: float) -> None:
+    """Each value (named by its scene key) at least MIN_SIDE, else BuildInputError."""
     for name, value in values.items():
-        if not (math.isfinite(value) and value > 0):
-            raise ValueError(f"{name} must be a positive number, got {value!r}")
+        require_side(name, value, what)
+
+
+def check_trunks(trunks: int | ArrayLike | None, max_trunks: int | None = None) -> None:
+    """BuildInputError unless trunks is None, a whole number from 0 to max_trunks, or a list
+    of at most max_trunks finite [x, y] points (the forms `forest` takes)."""
+    if trunks is None:
+        return
+    limit = f" (at most {max_trunks})" if max_trunks is not None else ""
+    if isinstance(trunks, bool) or not isinstance(trunks, (int, list, tuple, np.ndarray)):
+        raise BuildInputError("trunks", "must be a whole number of trees or a list of [x, y] "
+                                        f"points, got {str(trunks)[:40]!r}")
+    if isinstance(trunks, int):
+        if trunks < 0 or (max_trunks is not None and trunks > max_trunks):
+            raise BuildInputError("trunks", f"must be a whole number from 0{limit}, got {trunks}")
+        return
+    if max_trunks is not None and len(trunks) > max_trunks:
+        raise BuildInputError("trunks", f"lists {len(trunks)} trees{limit}")
+    for point in trunks:
+        ok = isinstance(point, (list, tuple, np.ndarray)) and len(point) == 2 and all(
+            isinstance(v, (int, float, np.floating, np.integer)) and not isinstance(v, bool)
+            and math.isfinite(v) for v in point)
+        if not ok:
+            raise BuildInputError("trunks", "a list of trunks holds [x, y] points, got "
+                                            f"{str(point)[:40]}")
 
 
 def wall(
@@ -62,7 +90,9 @@ def wall(
     a = np.asarray(start, dtype=np.float64)[:2]
     b = np.asarray(end, dtype=np.float64)[:2]
     length = float(np.linalg.norm(b - a))
-    _positive(length=length, height=height, thickness=thickness)
+    if not (math.isfinite(length) and length >= MIN_SIDE):
+        raise BuildInputError("to", f"wall length must be at least {MIN_SIDE:g}\", got {length:g}")
+    _positive("wall", height=height, thickness=thickness)
     angle = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
     mid = 0.5 * (a + b)
     footprint = to_table(rectangle(length, thickness), mid, angle)
@@ -77,7 +107,8 @@ def box(at: ArrayLike, size: ArrayLike, rotation: float = 0.0) -> TerrainGeometr
     footprint (4, 2) CCW rectangle.
     """
     sx, sy, sz = (float(v) for v in size)
-    _positive(sx=sx, sy=sy, sz=sz)
+    for side in (sx, sy, sz):
+        require_side("size", side, "box")
     footprint = to_table(rectangle(sx, sy), at, rotation)
     solid = box_mesh((float(at[0]), float(at[1]), 0.5 * sz), (sx, sy, sz), rotation)
     return TerrainGeometry(solid=solid, stand=solid, footprint=footprint)
@@ -94,9 +125,11 @@ def hill(
     (2*48*4 + 2*46 = 476 faces); stand: the same mesh; footprint (48, 2) CCW ellipse.
     """
     sx, sy = (float(v) for v in size)
-    _positive(sx=sx, sy=sy, height=height, top=top)
-    if top > 1:
-        raise ValueError(f"top must be in (0, 1], got {top}")
+    _positive("hill", height=height)
+    for side in (sx, sy):
+        require_side("size", side, "hill")
+    if not (0 < top <= 1):
+        raise BuildInputError("top", f"top must be in (0, 1], got {top}")
     base = ellipse(0.5 * sx, 0.5 * sy, HILL_SEGMENTS)
     rings, zs = [], []
     for k in range(HILL_BANDS + 1):
@@ -126,17 +159,22 @@ def _trunk_positions(polygon: np.ndarray, count: int, seed: int) -> np.ndarray:
         area = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
         return tri[int(np.argmax(area))].mean(axis=0)[None]
     chosen = [cand[0]]
+    d = np.linalg.norm(cand - cand[0], axis=1)  # distance of each candidate to the nearest chosen
     for _ in range(count - 1):
-        d = np.min(np.linalg.norm(cand[:, None] - np.asarray(chosen)[None], axis=2), axis=1)
         best = int(np.argmax(d))
         if d[best] < 2 * TRUNK_RADIUS + 0.05:  # no room left for a disjoint trunk
             break
         chosen.append(cand[best])
+        d = np.minimum(d, np.linalg.norm(cand - cand[best], axis=1))
     return np.asarray(chosen)
 
 
 def forest(
-    polygon: ArrayLike, height: float, trunks: int | ArrayLike | None = None, seed: int = 0
+    polygon: ArrayLike,
+    height: float,
+    trunks: int | ArrayLike | None = None,
+    seed: int = 0,
+    max_trunks: int | None = None,
 ) -> TerrainGeometry:
     """A wood: the canopy region is the prism of polygon (k, 2) from the table to `height`
     (area: reported when crossed, does not block); the trunks are the solid.
@@ -144,15 +182,20 @@ def forest(
     trunks: None for about one per SQ_IN_PER_TRUNK square inches (at least 1), an int count, or
     an (n, 2) array of trunk centres. Trunks are cylinders of radius TRUNK_RADIUS, TRUNK_HEIGHT *
     height tall (12 segments, 44 faces each), placed deterministically from seed, never
-    overlapping. stand None; footprint: polygon, CCW.
+    overlapping. stand None; footprint: polygon, CCW. The polygon must be simple; max_trunks
+    bounds the trunks asked for (and the default count).
     """
-    _positive(height=height)
+    _positive("forest", height=height)
+    require_simple_polygon(polygon)
+    check_trunks(trunks, max_trunks)
     poly = clean_ring(polygon, ccw=True)
     area = prism(poly, 0.0, float(height))
     if trunks is None or np.ndim(trunks) == 0:
         count = (
             max(1, round(signed_area(poly) / SQ_IN_PER_TRUNK)) if trunks is None else int(trunks)
         )
+        if max_trunks is not None:
+            count = min(count, max_trunks)
         centres = _trunk_positions(poly, count, seed) if count > 0 else np.zeros((0, 2))
     else:
         centres = np.asarray(trunks, dtype=np.float64).reshape(-1, 2)
@@ -171,9 +214,10 @@ def crater(at: ArrayLike, radius: float, depth: float = 0.5, rim: float = 1.0) -
     solid: closed revolved ring (8 * 48 = 384 faces); stand: the same mesh;
     footprint (48, 2) CCW circle of `radius`.
     """
-    _positive(radius=radius, depth=depth, rim=rim)
+    _positive("crater", radius=radius, depth=depth, rim=rim)
     if rim >= radius:
-        raise ValueError(f"crater rim ({rim}) must be narrower than its radius ({radius})")
+        raise BuildInputError(
+            "rim", f"crater rim ({rim}) must be narrower than its radius ({radius})")
     r_in = float(radius) - float(rim)
     crest = float(radius) - 0.5 * float(rim)
     half = 0.1 * float(rim)

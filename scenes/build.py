@@ -1,4 +1,9 @@
-"""Scene -> world: one mesh per terrain piece and per model volume, each owned by its id."""
+"""Scene -> world: one mesh per terrain piece and per model volume, each owned by its id.
+
+A builder that refuses its input (``geometry.primitives.BuildInputError``, a missing mesh file,
+a model with nowhere to stand) becomes a ``SceneBuildError`` naming the piece or model, its
+line and key: validation builds the world this way, so what it accepts, every command builds.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,17 @@ from functools import lru_cache
 from pathlib import Path
 
 from battlesight.geometry import meshfile, ruins, terrain, volumes
+from battlesight.geometry.primitives import BuildInputError
 from battlesight.geometry.types import ModelVolume, TerrainGeometry
 from battlesight.geometry.world import World
 
+from .errors import SceneBuildError, SceneProblem
+from .limits import MAX_TRUNKS, shorten
 from .model import ModelSpec, Scene, TerrainPiece
 from .paths import resolve_mesh_file
+
+#: What a builder raises on input it cannot use; anything else is a bug and stays a bug.
+BUILD_ERRORS = (BuildInputError, ValueError, FileNotFoundError, OverflowError)
 
 #: Keys of a piece that shape its mesh; everything else in `data` is rules data.
 GEOMETRY_KEYS = {
@@ -25,20 +36,66 @@ GEOMETRY_KEYS = {
 
 
 def build_world(scene: Scene) -> World:
-    """The world of a validated scene: terrain first, then models standing on it."""
-    world = World(scene.table)
-    for piece in scene.terrain:
-        world.add_terrain(piece.id, piece.type, terrain_geometry(piece, scene.scene_dir),
-                          rules_data(piece))
-    for spec in scene.models:
-        place_model(world, spec, scene)
+    """The world of a validated scene: terrain first, then models standing on it.
+
+    Raises SceneBuildError listing every piece and model that could not be built or placed.
+    """
+    world, problems = world_problems(scene)
+    if problems:
+        raise SceneBuildError(problems)
     return world
 
 
-def place_model(world: World, spec: ModelSpec, scene: Scene) -> None:
+def world_problems(scene: Scene, file: str | None = None,
+                   scene_dir: Path | None = None) -> tuple[World, list[SceneProblem]]:
+    """Build the world, collecting a problem per piece or model the builders refuse (those are
+    left out of the returned world). file and scene_dir: for a scene whose path is not set yet
+    (default: the scene's own)."""
+    world = World(scene.table)
+    file = file or scene.file
+    scene_dir = scene_dir if scene_dir is not None else scene.scene_dir
+    problems: list[SceneProblem] = []
+    for piece in scene.terrain:
+        try:
+            world.add_terrain(piece.id, piece.type, terrain_geometry(piece, scene_dir),
+                              rules_data(piece))
+        except BUILD_ERRORS as exc:
+            problems.append(_problem(scene, file, f"terrain[{piece.id}]", exc, piece.line))
+    if problems:  # models stand on the terrain: placing them on a partial one would mislead
+        return world, problems
+    for spec in scene.models:
+        key = f"models[{spec.id}]"
+        try:
+            volume = model_volume(spec, scene_dir)
+        except BUILD_ERRORS as exc:
+            param = getattr(exc, "param", None)
+            exc = BuildInputError("shape" if param in (None, "file") else param, str(exc))
+            problems.append(_problem(scene, file, key, exc, spec.line))
+            continue
+        try:
+            place_model(world, spec, scene, volume)
+        except BUILD_ERRORS as exc:  # nowhere to stand: no ruin floor beneath, a roof, ...
+            exc = BuildInputError("floor" if spec.floor else "at", f"cannot stand here: {exc}")
+            problems.append(_problem(scene, file, key, exc, spec.line))
+    return world, problems
+
+
+def _problem(scene: Scene, file: str, path: str, exc: Exception,
+             line: int | None) -> SceneProblem:
+    param = getattr(exc, "param", None)
+    key = f"{path}.{param}" if param else path
+    if isinstance(exc, FileNotFoundError):
+        key, why = f"{path}.file", "mesh file not found"
+    else:
+        why = shorten(str(exc) or type(exc).__name__, 240)
+    return SceneProblem(file, scene.line_of(key) or line, key, why)
+
+
+def place_model(world: World, spec: ModelSpec, scene: Scene,
+                volume: ModelVolume | None = None) -> None:
     """Add one model of the scene to the world, on the surface or ruin floor beneath it."""
     world.add_model(
-        spec.id, model_volume(spec, scene.scene_dir), spec.at, spec.facing,
+        spec.id, volume or model_volume(spec, scene.scene_dir), spec.at, spec.facing,
         floor=spec.floor, player=spec.player, unit=spec.unit, data=model_data(spec),
     )
 
@@ -73,7 +130,8 @@ def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeom
         return terrain.hill(d["at"], d["size"], d["height"], d.get("rotation", 0.0),
                             d.get("top", 0.6))
     if kind == "forest":
-        return terrain.forest(d["polygon"], d["height"], d.get("trunks"))
+        return terrain.forest(d["polygon"], d["height"], d.get("trunks"),
+                              max_trunks=MAX_TRUNKS)
     if kind == "crater":
         radius = d["radius"] if "radius" in d else max(_pair(d["size"])) / 2.0
         return terrain.crater(d["at"], radius, d.get("depth", 0.5), d.get("rim", 1.0))

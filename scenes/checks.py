@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import SceneProblem
 from .footprints import signed_area
+from .limits import MAX_COORDINATE, MAX_POLYGON_POINTS
 
 _SHORT = reprlib.Repr()
 _SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxtuple = 3, 6, 4, 6
@@ -78,6 +79,10 @@ class Checker:
         if not math.isfinite(value):
             self.add(line, key, f"must be a finite number, got {show(value)}")
             return None
+        if abs(value) > MAX_COORDINATE:
+            self.add(line, key, f"must be between -{MAX_COORDINATE:g} and {MAX_COORDINATE:g}, "
+                                f"got {show(value)}")
+            return None
         if positive and value <= 0:
             self.add(line, key, f"must be greater than 0, got {show(value)}")
             return None
@@ -108,6 +113,10 @@ class Checker:
             if not is_number(v) or not math.isfinite(v):
                 self.add(line, key, f"must be a list of {want} finite numbers, got {show(value)}")
                 return None
+            if abs(v) > MAX_COORDINATE:
+                self.add(line, key, f"values must be between -{MAX_COORDINATE:g} and "
+                                    f"{MAX_COORDINATE:g}, got {show(value)}")
+                return None
             if positive and v <= 0:
                 self.add(line, key, f"values must be greater than 0, got {show(value)}")
                 return None
@@ -135,6 +144,9 @@ class Checker:
         """Check a polygon: a list of at least 3 [x, y] points enclosing some area."""
         if not isinstance(value, list) or len(value) < 3:
             self.add(line, key, f"must be a list of at least 3 [x, y] points, got {show(value)}")
+            return None
+        if len(value) > MAX_POLYGON_POINTS:
+            self.add(line, key, f"has {len(value)} points (at most {MAX_POLYGON_POINTS})")
             return None
         pts = []
         for i, v in enumerate(value):

@@ -42,3 +42,8 @@ class SceneError(Exception):
     def report(self) -> str:
         """All problems, one per line."""
         return "\n".join(str(p) for p in self.problems)
+
+
+class SceneBuildError(SceneError):
+    """A scene that passed the format checks but that a builder or a ruleset could not use: the
+    command line reports it like any other scene error (one line each, exit code 2)."""

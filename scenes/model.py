@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-RULESET_IDS = ("wh40k6", "wmh2", "whfb6", "aos2")
+from .systems import SYSTEMS
+
+#: the ruleset ids a scene may name: the registry (`scenes.systems`)
+RULESET_IDS = SYSTEMS
 TERRAIN_TYPES = ("wall", "box", "ruin", "hill", "forest", "crater", "mesh")
 MODEL_SHAPES = ("cylinder", "humanoid")  # any other shape is a mesh file name
 RUIN_SIDES = ("north", "south", "east", "west")
@@ -113,6 +116,24 @@ class Scene:
     extra: dict[str, Any] = field(default_factory=dict)
     format: int = FORMAT_VERSION
     path: Path | None = field(default=None, compare=False)
+    #: line of each key path read from a file (``models[sgt].stats``, ``terrain[wood-1]``)
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def file(self) -> str:
+        """How problems name the scene: its path, or ``<scene>`` for one built in memory."""
+        return str(self.path) if self.path is not None else "<scene>"
+
+    def line_of(self, key: str) -> int | None:
+        """Line of a key path, else of the nearest enclosing key read from a file (or None)."""
+        while key:
+            if key in self.lines:
+                return self.lines[key]
+            cut = max(key.rfind("."), key.rfind("["))
+            if cut <= 0:
+                break
+            key = key[:cut]
+        return self.lines.get(key)
 
     @property
     def scene_dir(self) -> Path | None:

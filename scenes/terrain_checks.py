@@ -8,40 +8,63 @@ rotation. Hills may give ``top`` (0 < top <= 1).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from battlesight.geometry import ruins, terrain
+from battlesight.geometry.primitives import BuildInputError, require_simple_polygon
+
 from .checks import Checker, line_of, show
+from .limits import MAX_TRUNKS
 from .model import RUIN_SIDES
 from .paths import resolve_mesh_file
 
 # Limits of the mesh builders (geometry.terrain, geometry.ruins), checked here so that a scene
-# that validates also builds.
+# that validates also builds; the ruin's, the forest's outline and trunks are the builders' own
+# precondition functions (builder_check).
 CRATER_RIM = 1.0  # default width of a crater's rim at its foot; must be below the radius
-RUIN_FLOOR_GAP = 0.4  # two slab thicknesses between a ruin's levels (ground slab included)
 
 
-def _check_ruin_extras(ck: Checker, m: dict, path: str, height: float | None) -> None:
+def builder_check(ck: Checker, m: dict, path: str, check: Callable[..., Any],
+                  *args: Any, **kwargs: Any) -> bool:
+    """Run a builder's own precondition (``geometry``: the function the builder calls too, so
+    the two cannot disagree); its BuildInputError becomes a problem at the key it names."""
+    try:
+        check(*args, **kwargs)
+    except BuildInputError as exc:
+        key = exc.param if exc.param in m else ""
+        ck.add(line_of(m, key) if key else line_of(m), f"{path}.{exc.param}", str(exc))
+        return False
+    return True
+
+
+def _check_ruin_extras(ck: Checker, m: dict, path: str, size: Any, height: float | None) -> None:
+    floors_ok, walls_ok = True, True
     if "floors" in m:
         key, line, floors = f"{path}.floors", line_of(m, "floors"), m["floors"]
+        floors_ok = False
         if not isinstance(floors, list):
             ck.add(line, key, f"must be a list of floor heights, got {show(floors)}")
         else:
             vals = ck.numbers_value(floors, line, key, len(floors), positive=True) if floors else ()
-            if vals:
+            if vals is not None:
                 if any(b <= a for a, b in zip(vals, vals[1:], strict=False)):
                     ck.add(line, key, f"floor heights must increase, got {show(floors)}")
-                elif any(b - a < RUIN_FLOOR_GAP for a, b in zip((0.0, *vals), vals,
-                                                               strict=False)):
-                    ck.add(line, key, f"floors must be at least {RUIN_FLOOR_GAP:g}\" above the "
-                                      f"level below, got {show(floors)}")
-                elif height is not None and vals[-1] >= height:
-                    ck.add(line, key, f"floor heights must be below the ruin's height {height:g}, "
-                                      f"got {show(floors)}")
+                else:
+                    floors_ok = True
     if "walls" in m:
         walls, line = m["walls"], line_of(m, "walls")
+        walls_ok = False
         if not isinstance(walls, list) or any(w not in RUIN_SIDES for w in walls):
             ck.add(line, f"{path}.walls",
                    f"must be a list of sides from {', '.join(RUIN_SIDES)}, got {show(walls)}")
         elif len(set(walls)) != len(walls):
             ck.add(line, f"{path}.walls", f"names a side twice: {show(walls)}")
+        else:
+            walls_ok = True
+    if floors_ok and walls_ok and size is not None and height is not None:
+        builder_check(ck, m, path, ruins.check_ruin, size, height, m.get("floors") or (),
+                      m.get("walls", ruins.SIDES))
 
 
 def _check_crater(ck: Checker, m: dict, path: str) -> None:
@@ -95,10 +118,10 @@ def check_piece_data(ck: Checker, m: dict, path: str, kind: str) -> None:
         ck.numbers(m, "size", path, 3, required=True, positive=True, why=why)
     elif kind in ("ruin", "hill"):
         ck.point(m, "at", path, required=True, why=why)
-        ck.numbers(m, "size", path, 2, required=True, positive=True, why=why)
+        size = ck.numbers(m, "size", path, 2, required=True, positive=True, why=why)
         height = ck.number(m, "height", path, required=True, positive=True, why=why)
         if kind == "ruin":
-            _check_ruin_extras(ck, m, path, height)
+            _check_ruin_extras(ck, m, path, size, height)
         else:
             top = ck.number(m, "top", path, positive=True)
             if top is not None and top > 1:
@@ -106,10 +129,13 @@ def check_piece_data(ck: Checker, m: dict, path: str, kind: str) -> None:
                        f"must be a fraction of the footprint in (0, 1], got {top:g}")
     elif kind == "forest":
         if "polygon" in m:
-            ck.polygon_value(m["polygon"], line_of(m, "polygon"), f"{path}.polygon")
+            pts = ck.polygon_value(m["polygon"], line_of(m, "polygon"), f"{path}.polygon")
+            if pts is not None:
+                builder_check(ck, m, path, require_simple_polygon, pts)
         else:
             ck.missing(m, path, "polygon", why)
         ck.number(m, "height", path, required=True, positive=True, why=why)
+        builder_check(ck, m, path, terrain.check_trunks, m.get("trunks"), MAX_TRUNKS)
     elif kind == "crater":
         _check_crater(ck, m, path)
     elif kind == "mesh":

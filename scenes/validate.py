@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from .build import world_problems
 from .checks import Checker, is_int, item_line, line_of, plain, show
 from .footprints import base_half_extents, piece_footprint, point_in_polygon
+from .limits import MAX_MODELS, MAX_TABLE_SIDE, MAX_TERRAIN_PIECES
 from .model import (
     DEFAULT_BASE_MM,
     DEFAULT_FACING,
@@ -29,6 +31,9 @@ from .model import (
 )
 from .paths import resolve_mesh_file
 from .terrain_checks import check_piece_data
+
+#: items of one list whose key lines are recorded (scenes hold at most this many pieces)
+MAX_LISTED = max(MAX_MODELS, MAX_TERRAIN_PIECES)
 
 TOP_KEYS = ("format", "name", "ruleset", "table", "terrain", "models", "units", "deployment")
 HUMANOID_MIN_HEIGHT = 0.24  # two base thicknesses (geometry.volumes)
@@ -225,9 +230,27 @@ def _check_model(ck: Checker, m: Any, index: int, line: int | None, ids: _Ids,
     return ModelSpec(
         id=ident or "", unit=unit_id, player=player if is_int(player) else 0, at=at,
         floor=floor if is_int(floor) and floor >= 0 else None,
-        facing=DEFAULT_FACING if facing is None else facing, base=base,
+        facing=DEFAULT_FACING if facing is None else _turn(facing), base=base,
         height=DEFAULT_HEIGHT if height is None else float(height), eye=eye,
         shape=str(shape or DEFAULT_SHAPE), profile=profile, extra=extra, line=line_of(m))
+
+
+def _turn(degrees: float) -> float:
+    """An angle as written, or reduced to [0, 360) when it is a full turn or more."""
+    return degrees if abs(degrees) < 360.0 else degrees % 360.0
+
+
+def _check_piece_on_table(ck: Checker, piece: TerrainPiece, m: dict,
+                          table: tuple[float, float], path: str) -> None:
+    """A piece must overlap the table (it may hang over an edge, like a hill at the edge)."""
+    foot = piece_footprint(piece)
+    lo, hi = foot.min(axis=0), foot.max(axis=0)
+    if hi[0] > 0 and hi[1] > 0 and lo[0] < table[0] and lo[1] < table[1]:
+        return
+    key = next((k for k in ("at", "from", "polygon") if k in m), "")
+    ck.add(line_of(m, key) if key else line_of(m), f"{path}.{key}" if key else path,
+           f"{piece.type} lies wholly off the {table[0]:g}x{table[1]:g} table "
+           f"(it spans x {lo[0]:g}..{hi[0]:g}, y {lo[1]:g}..{hi[1]:g})")
 
 
 def _check_on_table(ck: Checker, model: ModelSpec, m: dict, table: tuple[float, float],
@@ -288,6 +311,10 @@ def _check_top(ck: Checker, data: dict) -> tuple[str | None, tuple[float, float]
     else:
         vals = ck.numbers_value(data["table"], line_of(data, "table"), "table", 2, positive=True)
         table = None if vals is None else (vals[0], vals[1])
+        if table is not None and max(table) > MAX_TABLE_SIDE:
+            ck.add(line_of(data, "table"), "table",
+                   f"a table side is at most {MAX_TABLE_SIDE:g}\", got {show(data['table'])}")
+            table = None
     return ruleset, table
 
 
@@ -308,6 +335,8 @@ def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_nam
     for i, item in enumerate(raw_terrain):
         piece = _check_piece(ck, item, i, item_line(raw_terrain, i), ids)
         if piece is not None:
+            if table is not None:
+                _check_piece_on_table(ck, piece, item, table, _item_path("terrain", item, i))
             pieces.append(piece)
         elif isinstance(item, dict) and item.get("type") == "ruin":
             ruins_ok = False
@@ -333,6 +362,38 @@ def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_nam
         models=models, units=[plain(u) for u in raw_units],
         deployment=plain(data.get("deployment")),
         extra={k: plain(v) for k, v in data.items() if k not in TOP_KEYS},
-        format=FORMAT_VERSION)
+        format=FORMAT_VERSION, lines=key_lines(data))
+    # what the format accepts, the builders must build: the world is built here (its meshes
+    # are cached for the command that follows), every refusal a problem at its key
+    _, problems = world_problems(scene, file, scene_dir)
+    if problems:
+        return None, problems
     return scene, ck.problems
+
+
+def key_lines(data: dict) -> dict[str, int]:
+    """Line of each key path of a scene read from a file, three levels deep
+    (``models[sgt].stats.WS``, ``terrain[wood-1].trunks[0]``); {} for plain dicts."""
+    out: dict[str, int] = {}
+
+    def walk(value: Any, path: str, depth: int) -> None:
+        if depth == 0:
+            return
+        if isinstance(value, dict):
+            for k in value:
+                line = line_of(value, k)
+                sub = f"{path}.{k}" if path else str(k)
+                if line is not None:
+                    out[sub] = line
+                walk(value[k], sub, depth - 1)
+        elif isinstance(value, list):
+            for i, item in enumerate(value[:MAX_LISTED]):
+                sub = _item_path(path, item, i)
+                line = item_line(value, i)
+                if line is not None:
+                    out.setdefault(sub, line)
+                walk(item, sub, depth - 1)
+
+    walk(data, "", 5)
+    return out
 

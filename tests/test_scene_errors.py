@@ -481,11 +481,14 @@ def test_model_shape_mesh_outside(tmp_path):
 def test_mesh_in_scene_folder_and_assets_are_found(tmp_path, monkeypatch):
     assets = tmp_path / "assets"
     (assets / "terrain").mkdir(parents=True)
-    (assets / "terrain" / "tree.glb").write_bytes(b"glTF")
+    # real meshes: validation parses them (the statue's bytes, a tetrahedron as OBJ)
+    (assets / "terrain" / "tree.glb").write_bytes(
+        (scene_paths.ASSETS_DIR / "terrain" / "statue.glb").read_bytes())
     monkeypatch.setattr(scene_paths, "ASSETS_DIR", assets)
     scene_dir = tmp_path / "tables"
     scene_dir.mkdir()
-    (scene_dir / "hero.obj").write_text("v 0 0 0\n")
+    (scene_dir / "hero.obj").write_text(
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\n")
     text = minimal_with(
         terrain="""
             - {id: t1, type: mesh, file: terrain/tree.glb, at: [5, 5]}

@@ -169,7 +169,8 @@ def test_optional_top_keys(tmp_path):
 def test_every_terrain_type_loads(tmp_path, monkeypatch):
     assets = tmp_path / "assets"
     (assets / "terrain").mkdir(parents=True)
-    (assets / "terrain" / "statue.glb").write_bytes(b"glTF")
+    (assets / "terrain" / "statue.glb").write_bytes(  # validation parses it: a real one
+        (scene_paths.ASSETS_DIR / "terrain" / "statue.glb").read_bytes())
     monkeypatch.setattr(scene_paths, "ASSETS_DIR", assets)
     text = minimal_with(terrain="""
         - {id: b, type: box, at: [40, 30], size: [6, 4, 5], rotation: 15}
@@ -195,7 +196,12 @@ def test_scene_from_dict():
 
 
 def test_scene_from_dict_resolves_meshes_against_scene_dir(tmp_path):
-    (tmp_path / "rock.stl").write_text("solid x\nendsolid x\n")
+    tris = (("0 0 0", "0 1 0", "1 0 0"), ("0 0 0", "1 0 0", "0 0 1"),
+            ("1 0 0", "0 1 0", "0 0 1"), ("0 0 0", "0 0 1", "0 1 0"))
+    facets = "".join("facet normal 0 0 0\nouter loop\n" + "".join(f"vertex {v}\n" for v in t)
+                     + "endloop\nendfacet\n" for t in tris)
+    # validation parses it: one closed tetrahedron
+    (tmp_path / "rock.stl").write_text(f"solid x\n{facets}endsolid x\n")
     data = {"ruleset": "aos2", "table": [72, 48],
             "terrain": [{"id": "r", "type": "mesh", "file": "rock.stl", "at": [5, 5]}]}
     assert scene_from_dict(data, scene_dir=tmp_path).piece("r").data["file"] == "rock.stl"
