@@ -2,9 +2,10 @@
 
 The module graph is built statically (``ast``) from every ``import`` and ``from ... import`` in
 the package, at module level and inside functions (a lazy import that dodges a circle is still
-the circle). Only imports under ``if TYPE_CHECKING:`` are left out of the circle test: they never
-run. The layering ``viewer -> rulesets -> scenes -> geometry`` holds for every import, typing
-ones included: a lower layer never names a higher one.
+the circle); importing ``a.b.c`` also runs the ``__init__`` of ``a.b``, so that counts too.
+Only imports under ``if TYPE_CHECKING:`` are left out of the circle test: they never run. The
+layering ``viewer -> rulesets -> scenes -> geometry`` holds for every import, typing ones
+included: a lower layer never names a higher one.
 """
 
 from __future__ import annotations
@@ -125,8 +126,15 @@ def edges() -> list[Edge]:
                 ]
             for target in targets:
                 dst = _resolve(target, known)
-                if dst is not None and dst != module:
-                    out.append(Edge(module, dst, path, stmt.lineno, typing_only))
+                if dst is None or dst == module:
+                    continue
+                # importing a submodule first runs the __init__ of every package above it
+                # (those above the importer itself are already running)
+                parts = dst.split(".")
+                above = [".".join(parts[:i]) for i in range(1, len(parts))]
+                for name in [*above, dst]:
+                    if name in known and not module.startswith(name + "."):
+                        out.append(Edge(module, name, path, stmt.lineno, typing_only))
     return out
 
 

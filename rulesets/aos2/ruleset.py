@@ -9,7 +9,8 @@ from battlesight.rulesets.core.ruleset import Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
 
-from . import actions, attacks, cover, sight
+from . import actions, attacks, cover, layout, sight
+from .ambiguities import AMBIGUITIES
 from .standard import STANDARD
 from .warscroll import Warscroll, parse_warscroll
 
@@ -54,6 +55,11 @@ class AOS2(HookedRuleset):
     name = "Warhammer Age of Sigmar 2nd edition"
     digest = "aos2.md"
     standard_profile = STANDARD
+    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
+    deployment_maps = layout.DEPLOYMENT_MAPS
+    setup_rules = layout.SETUP_RULES
+    layout_checks = staticmethod(layout.layout_checks)
+    ambiguities = AMBIGUITIES
     measure_mode = "3d"
     phases = PHASES
     game_turns = 5

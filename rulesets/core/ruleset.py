@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from battlesight.scenes.systems import SYSTEMS
 
 from .profiles import resolve
 from .ruling import Cover, Ruling
@@ -20,8 +21,12 @@ from .ruling import Cover, Ruling
 if TYPE_CHECKING:
     from battlesight.scenes.model import ModelSpec, Scene
 
+    from .ambiguity import Ambiguity
     from .board import Board
+    from .deployment import Deployment, DeploymentMap
     from .game import Action, Game
+    from .layout_checks import Check, SightFacts
+    from .setup import SetupRules
     from .standard import StandardModel
 
 
@@ -78,6 +83,12 @@ class Ruleset:
     #: the system's standard model: analysed on every cell of a layout, and what a scene model
     #: without `profile` or `stats` is judged as (its data profile)
     standard_profile: StandardModel | None = None
+    #: the system's named deployment maps, the first one its default (`core.deployment`)
+    deployment_maps: tuple[DeploymentMap, ...] = ()
+    #: how the system sets up terrain for a random layout (`core.setup`; None: it has none)
+    setup_rules: SetupRules | None = None
+    #: where the rules read more than one way, and the reading this package implements
+    ambiguities: tuple[Ambiguity, ...] = ()
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -155,6 +166,15 @@ class Ruleset:
         targets, expected_unsaved); no dice are rolled."""
         raise NotImplementedError
 
+    # ---- battlefield set-up -----------------------------------------------------------------
+
+    def layout_checks(self, scene: Scene, deployment: Deployment,
+                      facts: SightFacts | None = None) -> list[Check]:
+        """The system's own checks of a layout, each citing its rule (`core.layout_checks`):
+        set-up checks from the scene and its zones; advice checks too when `facts` (where each
+        zone sees) are given. The on-table check every system shares is not among them."""
+        return []
+
     # ---- game -------------------------------------------------------------------------------
 
     def start_game(self, game: Game) -> None:
@@ -192,8 +212,8 @@ class Ruleset:
         return [p.to_dict() for p in self.phases]
 
 
+#: the classes of the systems imported so far; `SYSTEMS` (from `scenes.systems`) lists them all
 REGISTRY: dict[str, type[Ruleset]] = {}
-KNOWN_IDS = ("wh40k6", "wmh2", "whfb6", "aos2")
 
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
@@ -214,6 +234,6 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
             if exc.name != f"battlesight.rulesets.{ruleset_id}":
                 raise
     if ruleset_id not in REGISTRY:
-        known = ", ".join(sorted(set(REGISTRY) | set(KNOWN_IDS)))
+        known = ", ".join(sorted(set(REGISTRY) | set(SYSTEMS)))
         raise KeyError(f"no ruleset {ruleset_id!r} implemented (known ids: {known})")
     return REGISTRY[ruleset_id]()

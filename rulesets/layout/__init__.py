@@ -1,5 +1,7 @@
 """Terrain layout designer: standard models, deployment maps, layout checks, analysis of a
 layout's sight lines, random legal layouts, and batches of analyses (serial or on Dask).
+What belongs to a system (its maps, set-up rules, checks, standard model) is declared by its
+ruleset package; this package reads it from the `Ruleset`.
 
 No Panda3D here; `viewer` draws and edits on top of this package.
 """
@@ -7,11 +9,10 @@ No Panda3D here; `viewer` draws and edits on top of this package.
 from .analysis import LayoutAnalysis, analyze_scene, terrain_world
 from .checks import Check, SightFacts, layout_checks, legal
 from .generate import SETUP, SetupRules, generate_layout, setup_rules
-from .maps import MAPS, Deployment, DeploymentMap, deployment_map, scene_deployment
+from .maps import Deployment, DeploymentMap, deployment_map, deployment_maps, scene_deployment
 from .standard import STANDARD, StandardModel, standard_model
 
 __all__ = [
-    "MAPS",
     "SETUP",
     "STANDARD",
     "Check",
@@ -23,6 +24,7 @@ __all__ = [
     "StandardModel",
     "analyze_scene",
     "deployment_map",
+    "deployment_maps",
     "generate_layout",
     "layout_checks",
     "legal",

@@ -1,19 +1,13 @@
-"""Random legal layouts from each ruleset's set-up rules, using the scene format's terrain kinds.
-
-- wh40k6 (§2.3 step 5, §6.8): the table in ~2' x 2' areas, D3 pieces per area (a piece counts
-  in the area holding most of it), pieces more than 3" apart; the map rolled on a D3 (§2.3 step
-  3: Dawn of War, Hammer and Anvil, Vanguard Strike).
-- wmh2 (§13, and the Steamroller 2017 tournament pack): a 4' x 4'
-  table, 6-8 pieces 3"-6" across, none within 6" of a table edge.
-- aos2 (§6.1): at least one feature per 2' square (1-3 here); pieces 3" apart [GK].
-- whfb6: the digest has no terrain set-up (§1); 1-2 pieces per 2' area, 3" apart [GK].
+"""Random legal layouts from each ruleset's set-up rules (`Ruleset.setup_rules`, declared in
+the ruleset's package with the rules they come from), using the scene format's terrain kinds.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import zlib
 
 import numpy as np
+from battlesight.rulesets.core.setup import SetupRules
 from battlesight.scenes.footprints import piece_footprint
 from battlesight.scenes.layout import (
     area_shares,
@@ -24,78 +18,40 @@ from battlesight.scenes.layout import (
 )
 from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.model import Scene, TerrainPiece
+from battlesight.scenes.systems import SYSTEMS
 
-from .maps import DEFAULT_MAP, MAPS
+from .maps import deployment_maps, system
+
+__all__ = ["SETUP", "SetupRules", "generate_layout", "setup_rules"]
 
 _TRIES = 300
 
 
-@dataclass(frozen=True)
-class SetupRules:
-    """How a ruleset sets up terrain (see the module docstring for the sources)."""
-
-    ruleset: str
-    table: tuple[float, float]
-    kinds: dict[str, float]  # terrain kind -> weight
-    extent: tuple[float, float]  # largest plan dimension of a piece, inches
-    per_area: tuple[int, int] | None = None  # pieces per 2' area (inclusive range)
-    count: tuple[int, int] | None = None  # pieces on the table (inclusive range)
-    min_gap: float = 3.0  # pieces must be more than this apart
-    edge_margin: float = 0.0  # no piece within this of a table edge
-    data: dict[str, dict] = field(default_factory=dict)  # rules data by kind
-    rule: str = ""
-
-
-SETUP: dict[str, SetupRules] = {
-    "wh40k6": SetupRules(
-        "wh40k6", (72.0, 48.0),
-        {"ruin": 4, "box": 1, "wall": 1, "crater": 1, "forest": 1, "hill": 1, "mesh": 0.5},
-        (5.0, 12.0), per_area=(1, 3), min_gap=3.0,
-        data={"ruin": {"cover": 4, "difficult": True}, "forest": {"area": True, "cover": 5},
-              "crater": {"area": True, "cover": 4}, "wall": {"cover": 4},
-              "box": {"impassable": True}, "mesh": {"cover": 4}},
-        rule="wh40k6 §6.8"),
-    "wmh2": SetupRules(
-        "wmh2", (48.0, 48.0), {"hill": 2, "forest": 2, "wall": 2, "box": 1, "crater": 1},
-        (3.0, 6.0), count=(6, 8), min_gap=3.0, edge_margin=6.0,
-        data={"hill": {"elevation": True}, "forest": {"concealment": True, "rough": True},
-              "wall": {"obstacle": True, "cover": "cover"}, "box": {"cover": "cover"},
-              "crater": {"rough": True, "kind": "rubble"}},
-        rule="wmh2 §13; Steamroller 2017 tournament pack"),
-    "aos2": SetupRules(
-        "aos2", (72.0, 48.0),
-        {"ruin": 2, "wall": 2, "forest": 1, "hill": 1, "box": 1, "mesh": 1},
-        (5.0, 12.0), per_area=(1, 3), min_gap=3.0,
-        data={"ruin": {"cover": 1}, "wall": {"obstacle": True, "cover": 1},
-              "forest": {"cover": 1}, "mesh": {"cover": 1}},
-        rule="aos2 §6.1"),
-    "whfb6": SetupRules(
-        "whfb6", (72.0, 48.0), {"hill": 2, "forest": 2, "wall": 2, "box": 1, "ruin": 1},
-        (5.0, 12.0), per_area=(1, 2), min_gap=3.0,
-        data={"forest": {"kind": "woods"}, "wall": {"obstacle": True, "cover": "soft"},
-              "box": {"kind": "building", "impassable": True},
-              "ruin": {"kind": "building", "cover": "hard"}},
-        rule="whfb6 [GK] (the rulebook summary has no set-up, §1)"),
-}
-
-
 def setup_rules(ruleset: str) -> SetupRules:
-    """The set-up rules of a ruleset; ValueError for an unknown one."""
-    if ruleset not in SETUP:
-        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(SETUP)}")
-    return SETUP[ruleset]
+    """The set-up rules a ruleset declares; ValueError for an unknown one or one without."""
+    rules = system(ruleset).setup_rules
+    if rules is None:
+        raise ValueError(f"ruleset {ruleset!r} declares no terrain set-up rules")
+    return rules
+
+
+#: the set-up rules of every system that declares them, by ruleset id
+SETUP: dict[str, SetupRules] = {
+    rid: rules for rid in SYSTEMS if (rules := system(rid).setup_rules) is not None
+}
 
 
 def generate_layout(ruleset: str, seed: int, deployment: str | None = None) -> Scene:
     """A random layout that follows the ruleset's set-up rules (no models), validated.
 
-    Deterministic for (ruleset, seed, deployment). wh40k6 rolls its map when none is given.
+    Deterministic for (ruleset, seed, deployment). A system whose set-up rolls the map
+    (`roll_map`) rolls it among its maps when none is given; else its first map is used.
     """
     rules = setup_rules(ruleset)
-    rng = np.random.default_rng([seed, sorted(SETUP).index(ruleset)])
+    rng = np.random.default_rng([seed, zlib.crc32(ruleset.encode())])
     if deployment is None:
-        deployment = (list(MAPS["wh40k6"])[int(rng.integers(3))] if ruleset == "wh40k6"
-                      else DEFAULT_MAP[ruleset])
+        maps = deployment_maps(ruleset)
+        deployment = maps[int(rng.integers(len(maps)))].name if rules.roll_map else maps[0].name
     placed: list[tuple[str, dict, np.ndarray]] = []
     areas = table_areas(rules.table)
     if rules.per_area is not None:

@@ -9,7 +9,8 @@ from battlesight.rulesets.core.report import label_profiles
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
 
-from . import actions, turns
+from . import actions, layout, turns
+from .ambiguities import AMBIGUITIES
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
 from .standard import STANDARD
@@ -56,6 +57,11 @@ class WH40K6(Ruleset):
     name = "Warhammer 40,000 6th edition"
     digest = "wh40k6.md"
     standard_profile = STANDARD
+    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
+    deployment_maps = layout.DEPLOYMENT_MAPS
+    setup_rules = layout.SETUP_RULES
+    layout_checks = staticmethod(layout.layout_checks)
+    ambiguities = AMBIGUITIES
     measure_mode = "3d"  # base to base, vertical gaps count in ruins (wh40k6 §3)
     phases = PHASES
     game_turns = 7

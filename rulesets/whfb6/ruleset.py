@@ -9,7 +9,8 @@ from battlesight.rulesets.core.ruleset import Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
 
-from . import actions, shooting, sight
+from . import actions, layout, shooting, sight
+from .ambiguities import AMBIGUITIES
 from .profile import Profile, parse_profile
 from .standard import STANDARD
 
@@ -59,6 +60,11 @@ class WHFB6(HookedRuleset):
     name = "Warhammer Fantasy Battle 6th edition"
     digest = "whfb6.md"
     standard_profile = STANDARD
+    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
+    deployment_maps = layout.DEPLOYMENT_MAPS
+    setup_rules = layout.SETUP_RULES
+    layout_checks = staticmethod(layout.layout_checks)
+    ambiguities = AMBIGUITIES
     measure_mode = "plan"
     phases = PHASES
     game_turns = 6

@@ -9,8 +9,9 @@ import numpy as np
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
 
-from . import activation, report, resolve
+from . import activation, layout, report, resolve
 from . import turn as turns
+from .ambiguities import AMBIGUITIES
 from .bodies import bodies, standardise
 from .combat import clouds_of
 from .cover import defence
@@ -53,6 +54,11 @@ class WMH2(Ruleset):
     name = "WARMACHINE/HORDES MK II"
     digest = "wmh2.md"
     standard_profile = STANDARD
+    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
+    deployment_maps = layout.DEPLOYMENT_MAPS
+    setup_rules = layout.SETUP_RULES
+    layout_checks = staticmethod(layout.layout_checks)
+    ambiguities = AMBIGUITIES
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges
     sight_rule = "wmh2 §5.2"
     phases = PHASES
