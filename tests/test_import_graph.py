@@ -226,6 +226,19 @@ def test_cycles_are_found() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}}) == []
 
 
+def test_lazy_and_typing_imports_are_told_apart() -> None:
+    """An import inside a function counts (it runs when called); one under TYPE_CHECKING does
+    not."""
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .a import A\n"
+        "def f():\n    from .b import B\n    return B\n"
+    )
+    found = {(stmt.module, typing_only) for stmt, typing_only in _imports(tree)
+             if isinstance(stmt, ast.ImportFrom)}
+    assert found == {("typing", False), ("a", True), ("b", False)}
+
+
 def test_no_import_circles() -> None:
     """No module reaches itself through imports that run (module level or in a function)."""
     graph: dict[str, set[str]] = {}
