@@ -181,6 +181,8 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
             "visible_fraction": round(max((fr.get((a, t), 0.0) for a in attackers),
                                           default=0.0), 4),
             "cover": (lines[0].cover if lines else Cover.none()).to_dict(),
+            "distance": round(min(_distance(board, a, [t], ctx) for a in attackers), 3),
+            "in_range": bool(lines),
             **odds_keys(p_hit, p_wound, p_fail, [m for f in lines for m in f.modifiers])})
     return report
 
