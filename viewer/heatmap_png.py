@@ -7,13 +7,14 @@ The table is drawn with y up (player 1's edge, y = 0, at the bottom), `PPI` pixe
 
 from __future__ import annotations
 
+import io
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 from battlesight.rulesets.layout import LayoutAnalysis
 from battlesight.scenes.layout import footprints
+from battlesight.scenes.output import write_output
 from battlesight.viewer import palette
 from PIL import Image, ImageDraw, ImageFont
 
@@ -134,17 +135,14 @@ def _captions(draw: ImageDraw.ImageDraw, analysis: LayoutAnalysis, field: str, t
     draw.text((LEFT, TOP + td + 8), colours, fill=(200, 200, 195, 255), font=small)
 
 
+def heatmap_png_bytes(analysis: LayoutAnalysis, field: str = "exposure") -> bytes:
+    """The heatmap as PNG bytes (RGB)."""
+    buffer = io.BytesIO()
+    render_heatmap(analysis, field).convert("RGB").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
 def write_heatmap(analysis: LayoutAnalysis, path: str | os.PathLike[str],
                   field: str = "exposure") -> Path:
-    """Write the PNG atomically (temporary file in the same folder, then replace)."""
-    target = Path(path)
-    image = render_heatmap(analysis, field).convert("RGB")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".png", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            image.save(fh, format="PNG")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    """Write the PNG safely (``scenes.output``: temporary file beside it, then a rename)."""
+    return write_output(path, heatmap_png_bytes(analysis, field))

@@ -9,10 +9,12 @@ Works without a display: `viewer.platform` picks EGL (headless GL) or the softwa
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from battlesight.scenes.output import write_output, write_outputs
 
 from . import platform
 from .cameras import Orbit, preset_orbit
@@ -127,30 +129,39 @@ def render_turntable(world, scene=None, settings: RenderSettings | None = None,
     return images
 
 
-def save_png(image: np.ndarray, path: str | Path) -> Path:
-    """Write an (h, w, 3) uint8 image as PNG."""
+def png_bytes(image: np.ndarray) -> bytes:
+    """An (h, w, 3) uint8 image as PNG bytes."""
     from PIL import Image
 
-    path = Path(path)
-    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(path, format="PNG")
-    return path
+    buffer = io.BytesIO()
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def save_png(image: np.ndarray, path: str | Path) -> Path:
+    """Write an (h, w, 3) uint8 image as PNG (``scenes.output``: whole or not at all)."""
+    return write_output(path, png_bytes(image))
 
 
 def save_frames(images: list[np.ndarray], path: str | Path, fps: float = 12.0) -> list[Path]:
     """Write frames: an animated GIF when path ends in .gif, an H.264 video for .mp4 (through
-    imageio-ffmpeg's bundled ffmpeg), else numbered PNGs (`name_000.png`, ...)."""
+    imageio-ffmpeg's bundled ffmpeg), else numbered PNGs (`name_000.png`, ...), all of them
+    or none."""
     from PIL import Image
 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".gif":
         first, *rest = [Image.fromarray(im).convert("P", palette=Image.ADAPTIVE) for im in images]
-        first.save(path, save_all=True, append_images=rest, duration=int(1000 / fps), loop=0)
-        return [path]
+        buffer = io.BytesIO()
+        first.save(buffer, format="GIF", save_all=True, append_images=rest,
+                   duration=int(1000 / fps), loop=0)
+        return [write_output(path, buffer.getvalue())]
     if suffix == ".mp4":
         return [write_mp4(images, path, fps)]
     stem = path.with_suffix("")
-    return [save_png(im, f"{stem}_{i:03d}.png") for i, im in enumerate(images)]
+    return write_outputs({Path(f"{stem}_{i:03d}.png"): png_bytes(im)
+                          for i, im in enumerate(images)})
 
 
 def write_mp4(images: list[np.ndarray], path: Path, fps: float = 12.0) -> Path:
@@ -160,24 +171,22 @@ def write_mp4(images: list[np.ndarray], path: Path, fps: float = 12.0) -> Path:
 
     height, width = images[0].shape[:2]
     even = (width + width % 2, height + height % 2)
-    tmp = path.with_name(f".{path.name}.part.mp4")
-    writer = imageio_ffmpeg.write_frames(
-        str(tmp), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
-        macro_block_size=1, ffmpeg_log_level="error",
-    )
-    try:
-        writer.send(None)
-        for image in images:
-            frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
-            frame[:height, :width] = image
-            writer.send(np.ascontiguousarray(frame))
-        writer.close()
-        tmp.replace(path)
-    except BaseException:
-        writer.close()
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+
+    def encode(tmp: Path) -> None:
+        writer = imageio_ffmpeg.write_frames(
+            str(tmp), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
+            macro_block_size=1, ffmpeg_log_level="error",
+        )
+        try:
+            writer.send(None)
+            for image in images:
+                frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
+                frame[:height, :width] = image
+                writer.send(np.ascontiguousarray(frame))
+        finally:
+            writer.close()
+
+    return write_output(path, encode)
 
 
 def render_demo_pictures(world, scene, out_dir: str | Path, observer: str | None = None,

@@ -11,6 +11,7 @@ No Panda3D here.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 
@@ -22,9 +23,17 @@ from battlesight.rulesets.layout import (
     standard_model,
 )
 from battlesight.rulesets.layout.batch import Job, analyze_batch
-from battlesight.scenes import load_scene
+from battlesight.scenes import limits
 from battlesight.scenes.model import Scene
-from battlesight.viewer.commands.common import check_output_path, print_json, table
+from battlesight.scenes.output import write_outputs
+from battlesight.viewer.commands.arguments import float_in, int_in
+from battlesight.viewer.commands.common import (
+    check_grid,
+    check_output_path,
+    json_text,
+    load_checked,
+    table,
+)
 from battlesight.viewer.errors import UsageError
 
 FIELDS = ("exposure", "seen_from_1", "seen_from_2", "sees_1", "sees_2")
@@ -42,26 +51,32 @@ def add_parser(sub, name: str) -> None:
                         help="save the (ny, nx) field for `battlesight render --heatmap-field`")
     parser.add_argument("--bench", action="store_true",
                         help="speed figures on generated layouts (ignores SCENE)")
-    parser.add_argument("--layouts", type=int, default=8, help="layouts in the --bench batch")
+    parser.add_argument("--layouts", type=int_in(1, limits.MAX_LAYOUTS), default=8,
+                        help="layouts in the --bench batch")
 
 
 def add_analysis_options(parser: argparse.ArgumentParser) -> None:
     """Options shared with `battlesight generate --analyze`."""
-    parser.add_argument("--grid", type=float, default=1.0, help="cell size in inches (default 1)")
+    parser.add_argument("--grid", type=float_in(), default=1.0,
+                        help="cell size in inches (default 1)")
     parser.add_argument("--deployment", metavar="MAP",
                         help="a deployment map of the ruleset (default: the scene's zones)")
-    parser.add_argument("--base", type=float, help="standard model base (mm)")
-    parser.add_argument("--height", type=float, help="standard model height (inches)")
-    parser.add_argument("--eye", type=float, help="standard model eye height (inches)")
-    parser.add_argument("--workers", type=int, help="run the batch on a local Dask cluster")
+    inches = limits.MAX_TABLE_SIDE
+    parser.add_argument("--base", type=float_in(0, inches * 25.4, above=True),
+                        help="standard model base (mm)")
+    parser.add_argument("--height", type=float_in(0, inches, above=True),
+                        help="standard model height (inches)")
+    parser.add_argument("--eye", type=float_in(0, inches, above=True),
+                        help="standard model eye height (inches)")
+    parser.add_argument("--workers", type=int_in(1, limits.MAX_WORKERS),
+                        help="run the batch on a local Dask cluster")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask scheduler")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def check_analysis_options(args, rulesets: set[str]) -> None:
     """UsageError for bad --grid, --deployment, model or Dask options."""
-    if not 0.1 <= args.grid <= 12:
-        raise UsageError(f"--grid must be between 0.1 and 12 inches, got {args.grid:g}")
+    check_grid(args.grid)
     if args.workers is not None and args.scheduler is not None:
         raise UsageError("give --workers or --scheduler, not both")
     if args.workers is not None and args.workers < 1:
@@ -91,13 +106,15 @@ def run(args) -> int:
     if args.bench:
         from battlesight.rulesets.layout.bench import bench, format_bench
 
+        check_grid(args.grid)
         figures = bench(grid=args.grid, layouts=args.layouts, workers=args.workers)
-        print_json(figures) if args.json else print(format_bench(figures))
+        print(json_text(figures) if args.json else format_bench(figures) + "\n", end="")
         return 0
     if not args.scenes:
         raise UsageError("give at least one SCENE (or --bench)")
-    scenes = [load_scene(path) for path in args.scenes]
+    scenes = [load_checked(path) for path in args.scenes]
     check_analysis_options(args, {s.ruleset for s in scenes})
+    check_grid(args.grid, [tuple(s.table) for s in scenes])
     drawing = args.heatmap is not None or args.save_field is not None
     if drawing and (args.workers is not None or args.scheduler is not None):
         raise UsageError("--heatmap and --save-field run here; leave out --workers/--scheduler")
@@ -108,11 +125,12 @@ def run(args) -> int:
             for scene in scenes:
                 name = scene.path.stem if scene.path is not None else "scene"
                 check_output_path(_per_scene(out, name, len(scenes) > 1), what)
+    files: dict[Path, object] = {}
     if drawing or (len(scenes) == 1 and args.workers is None and args.scheduler is None):
         analyses = [_analyse(s, args) for s in _progress(scenes, len(scenes) > 1)]
         results = [a.figures for a in analyses]
         for analysis in analyses:
-            _draw(analysis, args, several=len(scenes) > 1)
+            files.update(_drawings(analysis, args, several=len(scenes) > 1))
     else:
         try:
             results = analyze_batch([Job(scene=s) for s in scenes], args.grid, overrides(args),
@@ -120,7 +138,9 @@ def run(args) -> int:
                                     progress=True)
         except (ValueError, OSError) as error:
             raise UsageError(str(error)) from None
-    print_results(results, args.json)
+    text = results_text(results, args.json)  # whole before any file is written
+    write_outputs(files)
+    print(text, end="")
     return 0
 
 
@@ -143,18 +163,21 @@ def _analyse(scene: Scene, args) -> LayoutAnalysis:
         raise UsageError(f"{scene.path}: {error}") from None
 
 
-def _draw(analysis: LayoutAnalysis, args, several: bool) -> None:
+def _drawings(analysis: LayoutAnalysis, args, several: bool) -> dict[Path, bytes]:
+    """The --heatmap PNG and --save-field array of one analysis, as bytes by path."""
     name = analysis.scene.path.stem if analysis.scene.path is not None else "scene"
     if args.field not in analysis.fields:
         raise UsageError(f"no field {args.field!r}; fields: {', '.join(analysis.fields)}")
+    out: dict[Path, bytes] = {}
     if args.heatmap is not None:
-        from battlesight.viewer.heatmap_png import write_heatmap
+        from battlesight.viewer.heatmap_png import heatmap_png_bytes
 
-        write_heatmap(analysis, _per_scene(args.heatmap, name, several), args.field)
+        out[_per_scene(args.heatmap, name, several)] = heatmap_png_bytes(analysis, args.field)
     if args.save_field is not None:
-        path = _per_scene(args.save_field, name, several)
-        with open(path, "wb") as fh:
-            np.save(fh, analysis.fields[args.field])
+        buffer = io.BytesIO()
+        np.save(buffer, analysis.fields[args.field])
+        out[_per_scene(args.save_field, name, several)] = buffer.getvalue()
+    return out
 
 
 def _per_scene(path: str, name: str, several: bool) -> Path:
@@ -162,14 +185,18 @@ def _per_scene(path: str, name: str, several: bool) -> Path:
     return p.with_name(f"{p.stem}-{name}{p.suffix}") if several else p
 
 
-def print_results(results: list[dict], as_json: bool) -> None:
-    """One report, or a comparison table of several."""
+def results_text(results: list[dict], as_json: bool) -> str:
+    """One report, or a comparison table of several (strict JSON with as_json), whole."""
     if as_json:
-        print_json(results[0] if len(results) == 1 else {"layouts": results})
-    elif len(results) == 1:
-        print(format_report(results[0]))
-    else:
-        print(format_comparison(results))
+        return json_text(results[0] if len(results) == 1 else {"layouts": results})
+    if len(results) == 1:
+        return format_report(results[0]) + "\n"
+    return format_comparison(results) + "\n"
+
+
+def print_results(results: list[dict], as_json: bool) -> None:
+    """Print results_text (built whole first, so a failure prints nothing)."""
+    print(results_text(results, as_json), end="")
 
 
 def _pair(values: dict, fmt: str = "{:.3f}") -> str:

@@ -15,15 +15,21 @@ from battlesight.geometry.visibility import DEFAULT_SAMPLES, SightQuery, visibil
 from battlesight.geometry.world import World
 from battlesight.scenes.build import build_world
 from battlesight.scenes.generate import generate_table
+from battlesight.scenes.limits import MAX_MODELS, MAX_SEED, MAX_TERRAIN_PIECES
+from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import print_json
 
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="measure ray-casting speed on a generated table")
-    parser.add_argument("--seed", type=int, default=1, help="table generator seed")
-    parser.add_argument("--rays", type=int, default=1_000_000, help="segments for throughput")
-    parser.add_argument("--models", type=int, default=100, help="models on the table")
-    parser.add_argument("--pieces", type=int, default=40, help="terrain pieces on the table")
+    parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=1,
+                        help="table generator seed")
+    parser.add_argument("--rays", type=int_in(1, 100_000_000), default=1_000_000,
+                        help="segments for throughput")
+    parser.add_argument("--models", type=int_in(2, MAX_MODELS), default=100,
+                        help="models on the table")
+    parser.add_argument("--pieces", type=int_in(0, MAX_TERRAIN_PIECES), default=40,
+                        help="terrain pieces on the table")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 

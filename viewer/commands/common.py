@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 from battlesight.geometry.world import World
-from battlesight.scenes import load_scene
+from battlesight.rulesets.core.scene_checks import require_rules
+from battlesight.scenes import limits, load_scene
 from battlesight.scenes.build import build_world
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import UnsafeOutput, check_target, to_json
@@ -19,9 +22,18 @@ def add_scene_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", metavar="SCENE", help="scene file (YAML, format 1)")
 
 
-def load(path: str) -> tuple[Scene, World]:
-    """The scene at path (SceneError on bad input) and its world."""
+def load_checked(path: str) -> Scene:
+    """The scene at path, through the whole gate `validate` runs (the format, the builders, the
+    ruleset's rules data): SceneError on bad input; unknown-key warnings go to stderr."""
     scene = load_scene(path)
+    for warning in require_rules(scene):
+        print(warning, file=sys.stderr)
+    return scene
+
+
+def load(path: str) -> tuple[Scene, World]:
+    """The scene at path (SceneError on bad input, see load_checked) and its world."""
+    scene = load_checked(path)
     return scene, build_world(scene)
 
 
@@ -55,6 +67,19 @@ def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
     except UnsafeOutput as error:
         raise UsageError(f"cannot write {label}: {error.strerror}") from None
     return out
+
+
+def check_grid(grid: float, tables: list[tuple[float, float]] = ()) -> None:
+    """UsageError for a --grid out of range, or one that would cut a table into more than
+    ``limits.MAX_GRID_CELLS`` cells."""
+    if not limits.MIN_GRID <= grid <= limits.MAX_GRID:
+        raise UsageError(f"--grid must be between {limits.MIN_GRID:g} and {limits.MAX_GRID:g} "
+                         f"inches, got {grid:g}")
+    for width, depth in tables:
+        cells = math.ceil(width / grid) * math.ceil(depth / grid)
+        if cells > limits.MAX_GRID_CELLS:
+            raise UsageError(f"--grid {grid:g} cuts the {width:g}x{depth:g} table into {cells:,} "
+                             f"cells (the limit is {limits.MAX_GRID_CELLS:,}): use a coarser grid")
 
 
 def json_text(data) -> str:

@@ -3,13 +3,12 @@ requires; `geometry.meshfile.load_mesh_file` turns it back to z-up)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import trimesh
 from battlesight.geometry.meshfile import glb_bytes
 from battlesight.geometry.world import World
+from battlesight.scenes.output import write_output
 from battlesight.viewer.commands.common import add_scene_argument, check_output_path, load
 from battlesight.viewer.errors import UsageError
 
@@ -44,16 +43,5 @@ def world_parts(world: World) -> list[tuple[str, trimesh.Trimesh]]:
 
 
 def export_world(world: World, out: Path) -> None:
-    """Write atomically: a temporary file beside `out`, then a rename."""
-    data = glb_bytes(world_parts(world))
-    directory = out.resolve().parent
-    if not directory.is_dir():
-        raise UsageError(f"{out}: folder {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=directory, suffix=out.suffix)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write safely (``scenes.output``: a temporary file beside `out`, then a rename)."""
+    write_output(out, glb_bytes(world_parts(world)))

@@ -15,6 +15,7 @@ from battlesight.rulesets.layout import SETUP, deployment_map, generate_layout, 
 from battlesight.rulesets.layout.batch import Job, analyze_batch
 from battlesight.rulesets.layout.maps import scene_deployment
 from battlesight.scenes import load_scene, save_scene
+from battlesight.scenes.limits import MAX_LAYOUTS, MAX_SEED
 from battlesight.scenes.save import scene_to_yaml
 from battlesight.viewer.commands.analyze import (
     add_analysis_options,
@@ -22,17 +23,20 @@ from battlesight.viewer.commands.analyze import (
     overrides,
     print_results,
 )
+from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import check_output_path
 from battlesight.viewer.errors import UsageError
 
-MAX_COUNT = 100_000
+MAX_COUNT = MAX_LAYOUTS
 
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="random legal terrain layouts from a ruleset's set-up rules")
     parser.add_argument("--ruleset", required=True, choices=sorted(SETUP), help="game system")
-    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--count", type=int, default=1, help="how many layouts (seeds N, N+1...)")
+    parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
+                        help="first seed (default 0)")
+    parser.add_argument("--count", type=int_in(), default=1,
+                        help="how many layouts (seeds N, N+1...)")
     parser.add_argument("--out", metavar="FILE.yaml",
                         help="write here (with --count K: FILE-<seed>.yaml)")
     parser.add_argument("--analyze", action="store_true", help="analyse every layout")
@@ -42,6 +46,9 @@ def add_parser(sub, name: str) -> None:
 def run(args) -> int:
     if not 1 <= args.count <= MAX_COUNT:
         raise UsageError(f"--count must be between 1 and {MAX_COUNT}, got {args.count}")
+    if args.seed + args.count - 1 > MAX_SEED:
+        raise UsageError(f"--seed {args.seed} with --count {args.count} passes the last seed, "
+                         f"{MAX_SEED:,}")
     if args.count > 1 and args.out is None and not args.analyze:
         raise UsageError("--count above 1 needs --out (or --analyze)")
     if args.out is not None and not Path(args.out).resolve().parent.is_dir():

@@ -8,8 +8,16 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from battlesight.scenes.limits import (
+    MAX_IMAGE_SIDE,
+    MAX_TURNTABLE_FRAMES,
+    MIN_IMAGE_SIDE,
+    shown,
+)
+from battlesight.viewer.commands.arguments import float_in, int_in
 from battlesight.viewer.commands.common import (
     add_scene_argument,
+    check_grid,
     check_output_path,
     load,
     require_model,
@@ -39,7 +47,7 @@ def add_parser(sub, name: str) -> None:
                              "(as analyze --save-field writes)")
     parser.add_argument("--ruler", nargs=2, metavar=("A", "B"),
                         help="measure between two models, base to base")
-    parser.add_argument("--turntable", type=int, metavar="N",
+    parser.add_argument("--turntable", type=int_in(1, MAX_TURNTABLE_FRAMES), metavar="N",
                         help="N frames orbiting the table (GIF, MP4 or numbered PNGs)")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend")
     parser.add_argument("--no-rules", action="store_true",
@@ -57,14 +65,14 @@ def add_heatmap_options(parser, help_text: str) -> None:
                         help="heatmap field: the layout analysis' (as `battlesight analyze`; "
                              "default exposure) or eyes (share of the scene's model eyes "
                              "seeing each inch)")
-    parser.add_argument("--grid", type=float, default=DEFAULT_GRID,
+    parser.add_argument("--grid", type=float_in(), default=DEFAULT_GRID,
                         help=f"layout analysis grid in inches (default {DEFAULT_GRID:g})")
 
 
-def check_heatmap_options(args) -> None:
-    """UsageError for a --grid out of range."""
-    if not 0.1 <= args.grid <= 12:
-        raise UsageError(f"--grid must be between 0.1 and 12 inches, got {args.grid:g}")
+def check_heatmap_options(args, scene=None) -> None:
+    """UsageError for a --grid out of range (or too fine for the scene's table)."""
+    tables = [tuple(scene.table)] if scene is not None and args.heatmap else []
+    check_grid(args.grid, tables)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -72,9 +80,10 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise UsageError(f"bad --size {text!r}; write WIDTHxHEIGHT, e.g. 1920x1080") from None
-    if not (16 <= w <= 8192 and 16 <= h <= 8192):
-        raise UsageError(f"--size {text!r} out of range (16..8192 pixels a side)")
+        raise UsageError(f"bad --size {shown(text)}; write WIDTHxHEIGHT, e.g. 1920x1080") from None
+    if not (MIN_IMAGE_SIDE <= w <= MAX_IMAGE_SIDE and MIN_IMAGE_SIDE <= h <= MAX_IMAGE_SIDE):
+        raise UsageError(f"--size {shown(text)} out of range ({MIN_IMAGE_SIDE}..{MAX_IMAGE_SIDE} "
+                         "pixels a side)")
     return w, h
 
 
@@ -90,8 +99,8 @@ def check_args(args, scene) -> None:
     allowed = FRAME_SUFFIXES if args.turntable else (".png",)
     if suffix not in allowed:
         raise UsageError(f"--out must end in {' or '.join(allowed)}")
-    if args.turntable is not None and not 1 <= args.turntable <= 720:
-        raise UsageError("--turntable N: N from 1 to 720")
+    if args.turntable is not None and not 1 <= args.turntable <= MAX_TURNTABLE_FRAMES:
+        raise UsageError(f"--turntable N: N from 1 to {MAX_TURNTABLE_FRAMES}")
     try:
         kind, model, target = parse_view(args.view)
     except ValueError as error:
@@ -103,7 +112,7 @@ def check_args(args, scene) -> None:
         raise UsageError("--target needs --los MODEL")
     if args.heatmap and args.heatmap_field:
         raise UsageError("use --heatmap or --heatmap-field, not both")
-    check_heatmap_options(args)
+    check_heatmap_options(args, scene)
 
 
 def settings_from_args(args, world):

@@ -8,6 +8,8 @@ from battlesight.rulesets.core.profiles import ProfileError
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.ruling import cover_value_text
 from battlesight.rulesets.core.standard import STANDARD_LABEL
+from battlesight.scenes.limits import MAX_SAMPLES, MIN_SAMPLES
+from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import add_scene_argument, load, print_json, table
 from battlesight.viewer.errors import UsageError
 
@@ -19,7 +21,8 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--target", required=True, metavar="T", help="target unit id")
     parser.add_argument("--weapon", metavar="W", help="fire only this weapon")
     parser.add_argument("--moved", action="store_true", help="the firing unit moved this turn")
-    parser.add_argument("--samples", type=int, default=600, metavar="N",
+    parser.add_argument("--samples", type=int_in(MIN_SAMPLES, MAX_SAMPLES), default=600,
+                        metavar="N",
                         help="silhouette samples per sight line (default 600)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -35,8 +38,6 @@ def run(args) -> int:
         if not board.has_unit(unit):
             known = ", ".join(board.unit_ids())
             raise UsageError(f"no unit {unit!r} in {scene.path}; units: {known}")
-    if args.samples < 16:
-        raise UsageError("--samples must be at least 16")
     if args.weapon is not None:
         carried = unit_weapons(board, args.unit)
         if args.weapon.lower() not in {name.lower() for name in carried}:

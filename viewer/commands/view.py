@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import (
     add_scene_argument,
     check_output_path,
@@ -30,7 +31,7 @@ def add_parser(sub, name: str) -> None:
                         help="start view: top | iso | edge1 | edge2 | eye:MODEL[:TARGET]")
     parser.add_argument("--size", default="1280x720", metavar="WxH", help="window size")
     parser.add_argument("--select", metavar="MODEL", help="start with MODEL selected")
-    parser.add_argument("--frames", type=int, metavar="N",
+    parser.add_argument("--frames", type=int_in(1, 1_000_000), metavar="N",
                         help="run N frames and exit (works without a display)")
     parser.add_argument("--screenshot", metavar="FILE.png", help="with --frames: save the last")
     parser.add_argument("--edit", action="store_true",
@@ -52,7 +53,7 @@ def run(args) -> int:
     for model_id in (model, target):
         if model_id is not None:
             require_model(scene, model_id)
-    check_heatmap_options(args)
+    check_heatmap_options(args, scene)
     if args.screenshot and args.frames is None:
         raise UsageError("--screenshot needs --frames N")
     if args.screenshot and not Path(args.screenshot).parent.is_dir():
