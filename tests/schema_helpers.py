@@ -1,0 +1,40 @@
+"""JSON Schema helpers for tests: load a bundled schema (battlesight/schemas/NAME.schema.json)
+and validate data against it, with every violation in the failure message."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+import jsonschema
+
+
+@lru_cache(maxsize=None)
+def schema(name: str) -> dict[str, Any]:
+    """The bundled schema `name` ('scene', 'shoot', 'analyze', 'los', ...), checked to be a
+    valid Draft 2020-12 schema."""
+    text = files("battlesight").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    loaded = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(loaded)
+    return loaded
+
+
+def as_json(data: Any) -> Any:
+    """Data as JSON sees it (tuples become lists, mapping keys strings), as a command's
+    --json output or a YAML scene read by a JSON tool would be."""
+    return json.loads(json.dumps(data))
+
+
+def errors(name: str, data: Any) -> list[str]:
+    """Every violation of schema `name` by `data`, as 'path: message' lines."""
+    validator = jsonschema.Draft202012Validator(schema(name))
+    return [f"{'/'.join(str(p) for p in e.absolute_path) or '(top)'}: {e.message}"
+            for e in sorted(validator.iter_errors(as_json(data)), key=lambda e: e.path)]
+
+
+def assert_valid(name: str, data: Any) -> None:
+    """Fail with every violation when `data` does not validate against schema `name`."""
+    found = errors(name, data)
+    assert not found, f"{name}.schema.json: {len(found)} violation(s):\n" + "\n".join(found[:20])
