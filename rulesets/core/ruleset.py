@@ -16,9 +16,11 @@ import numpy as np
 from battlesight.scenes.systems import SYSTEMS
 
 from .profiles import resolve
+from .rules_data import check_rules_data, system_keys
 from .ruling import Cover, Ruling
 
 if TYPE_CHECKING:
+    from battlesight.scenes.keys import SceneKeys
     from battlesight.scenes.model import ModelSpec, Scene
 
     from .ambiguity import Ambiguity
@@ -110,6 +112,19 @@ class Ruleset:
 
     def is_vehicle(self, profile: Any) -> bool:
         return False
+
+    # ---- scene checks -----------------------------------------------------------------------
+
+    def validate_scene(self, scene: Scene) -> list[tuple[str, str]]:
+        """(key path, message) per problem of the rules data this system reads from a scene:
+        profile and weapon names, stats, and the system's own keys (``rulesets/<id>/
+        scene_checks.py``: powers, clouds, formations, ...); each model's profile is loaded as
+        the board loads it."""
+        return check_rules_data(self, scene)
+
+    def scene_keys(self) -> SceneKeys:
+        """The keys of a scene this system reads beyond the format's (the unknown-key check)."""
+        return system_keys(self.id)
 
     # ---- sight ------------------------------------------------------------------------------
 

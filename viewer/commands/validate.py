@@ -1,24 +1,39 @@
-"""`battlesight validate SCENE`: every problem of a scene file, one per line."""
+"""`battlesight validate SCENE [--strict]`: every problem of a scene file, one per line.
+
+Runs the gate every command's load step runs: the scene format, the builders (each piece built,
+mesh files parsed, every model standing somewhere) and the ruleset's rules data. Unknown keys
+are warnings (exit code 0) unless --strict makes them errors.
+"""
 
 from __future__ import annotations
 
 import sys
 
-from battlesight.scenes import validate_scene_file
+from battlesight.rulesets.core.scene_checks import check_scene
+from battlesight.scenes import load_scene
+from battlesight.scenes.errors import SceneError
+from battlesight.scenes.keys import SceneWarning
 from battlesight.viewer.commands.common import add_scene_argument
 
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="check a scene file and report every problem")
     add_scene_argument(parser)
+    parser.add_argument("--strict", action="store_true",
+                        help="unknown keys are errors, not warnings")
 
 
 def run(args) -> int:
-    problems = validate_scene_file(args.scene)
+    try:
+        problems = check_scene(load_scene(args.scene))
+    except SceneError as error:
+        problems = error.problems
     for problem in problems:
         print(problem, file=sys.stderr)
-    if problems:
+    warnings = sum(isinstance(p, SceneWarning) for p in problems)
+    errors = len(problems) - warnings
+    if errors or (args.strict and warnings):
         print(f"{args.scene}: {len(problems)} problem(s)", file=sys.stderr)
         return 2
-    print(f"{args.scene}: ok")
+    print(f"{args.scene}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
     return 0

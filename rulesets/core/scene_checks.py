@@ -1,0 +1,40 @@
+"""The rules half of the scene gate: what a loaded scene's ruleset needs, checked before any
+command judges it.
+
+``check_scene`` gives the ruleset's problems with the rules data (``Ruleset.validate_scene``)
+and a warning per key that neither the scene format nor the ruleset reads. ``require_rules`` is
+what every command's load step calls: SceneBuildError on an error (on a warning too when
+strict), else the warnings to print.
+"""
+
+from __future__ import annotations
+
+from battlesight.scenes.errors import SceneBuildError, SceneProblem
+from battlesight.scenes.keys import FORMAT_KEYS, SceneWarning, unknown_keys
+from battlesight.scenes.model import Scene
+
+from .ruleset import Ruleset, get_ruleset
+
+
+def check_scene(scene: Scene, ruleset: Ruleset | None = None) -> list[SceneProblem]:
+    """Problems of the scene's rules data, then unknown-key warnings (``SceneWarning``), each
+    sorted by line."""
+    ruleset = ruleset or get_ruleset(scene.ruleset)
+    errors = [SceneProblem(scene.file, scene.line_of(key), key, message)
+              for key, message in ruleset.validate_scene(scene)]
+    warnings = unknown_keys(scene, FORMAT_KEYS | ruleset.scene_keys())
+
+    def order(p: SceneProblem) -> tuple[bool, int]:
+        return p.line is None, p.line or 0
+
+    return sorted(errors, key=order) + sorted(warnings, key=order)
+
+
+def require_rules(scene: Scene, *, strict: bool = False,
+                  ruleset: Ruleset | None = None) -> list[SceneWarning]:
+    """The warnings of a scene whose rules data is usable; SceneBuildError (every problem and
+    warning) when it is not, or when strict and there is any warning."""
+    problems = check_scene(scene, ruleset)
+    if any(strict or not isinstance(p, SceneWarning) for p in problems):
+        raise SceneBuildError(problems)
+    return [p for p in problems if isinstance(p, SceneWarning)]

@@ -1,0 +1,81 @@
+"""wmh2's scene checks: the keys it reads (terrain kinds, battlegroups, focus and fury, damage
+tracks, clouds in play) and its characteristics; clouds must be a list of {id, at, radius,
+height}."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from battlesight.rulesets.core.rules_data import Problem, stat_problem
+from battlesight.scenes.checks import is_number, show
+from battlesight.scenes.limits import MAX_COORDINATE
+
+if TYPE_CHECKING:
+    from battlesight.rulesets.core.ruleset import Ruleset
+    from battlesight.scenes.model import Scene
+
+from battlesight.scenes.keys import declare
+
+STATS = frozenset({"SPD", "STR", "MAT", "RAT", "DEF", "ARM", "CMD", "FOC", "FURY", "THR"})
+#: wmh2 reads characteristic names in any case (`spd` is SPD)
+STATS_ANY_CASE = True
+TRACK_KEYS = ("damage", "grid", "spiral")
+KEYS = declare(
+    top=("clouds",),
+    terrain=("cover", "concealment", "obstacle", "obstruction", "rough", "impassable", "forest",
+             "cloud", "elevation"),
+    model=("controller", "leader", "focus", "fury", "arc", *TRACK_KEYS),
+    unit=TRACK_KEYS,
+)
+CLOUD_KEYS = ("id", "at", "radius", "height")
+
+
+def _finite(value: Any, positive: bool = False) -> bool:
+    return (is_number(value) and abs(value) <= MAX_COORDINATE and value == value
+            and (value > 0 or not positive))
+
+
+def _clouds(value: Any) -> list[Problem]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return [("clouds", f"must be a list of {{id, at, radius}} mappings, got {show(value)}")]
+    out: list[Problem] = []
+    for i, cloud in enumerate(value):
+        path = f"clouds[{i}]"
+        if not isinstance(cloud, dict):
+            out.append((path, f"a cloud is a mapping {{id, at, radius}}, got {show(cloud)}"))
+            continue
+        at = cloud.get("at")
+        if "at" not in cloud:
+            out.append((f"{path}.at", "missing required key 'at' (the cloud's centre [x, y])"))
+        elif not (isinstance(at, list) and len(at) == 2 and all(_finite(v) for v in at)):
+            out.append((f"{path}.at", f"must be [x, y], got {show(at)}"))
+        for key in ("radius", "height"):
+            if cloud.get(key) is not None and not _finite(cloud[key], positive=True):
+                out.append((f"{path}.{key}", f"must be a number greater than 0, got "
+                                             f"{show(cloud[key])}"))
+        if "id" in cloud and not isinstance(cloud["id"], str):
+            out.append((f"{path}.id", f"must be a string, got {show(cloud['id'])}"))
+        for key in cloud:
+            if key not in CLOUD_KEYS:
+                out.append((f"{path}.{key}", f"a cloud has only {', '.join(CLOUD_KEYS)}"))
+    return out
+
+
+def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
+    """Clouds in play; focus, fury and arc; the controller of a battlegroup model."""
+    out = _clouds(scene.extra.get("clouds"))
+    ids = {m.id for m in scene.models}
+    for spec in scene.models:
+        path = f"models[{spec.id}]"
+        for key in ("focus", "fury"):
+            if key in spec.extra and (why := stat_problem(spec.extra[key])):
+                out.append((f"{path}.{key}", why))
+        arc = spec.extra.get("arc")
+        if arc is not None and not (_finite(arc, positive=True) and arc <= 360):
+            out.append((f"{path}.arc", f"must be degrees from 0 to 360, got {show(arc)}"))
+        ctrl = spec.extra.get("controller")
+        if ctrl is not None and ctrl not in ids:
+            out.append((f"{path}.controller", f"no model {show(ctrl)} in the scene"))
+    return out
