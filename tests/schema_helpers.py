@@ -4,14 +4,14 @@ and validate data against it, with every violation in the failure message."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 from typing import Any
 
 import jsonschema
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema(name: str) -> dict[str, Any]:
     """The bundled schema `name` ('scene', 'shoot', 'analyze', 'los', ...), checked to be a
     valid Draft 2020-12 schema."""
