@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import tempfile
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.scene_checks import require_rules
-from battlesight.scenes import load_scene
+from battlesight.scenes import limits, load_scene
 from battlesight.scenes.build import build_world
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import UnsafeOutput, check_target, to_json
@@ -66,6 +67,19 @@ def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
     except UnsafeOutput as error:
         raise UsageError(f"cannot write {label}: {error.strerror}") from None
     return out
+
+
+def check_grid(grid: float, tables: list[tuple[float, float]] = ()) -> None:
+    """UsageError for a --grid out of range, or one that would cut a table into more than
+    ``limits.MAX_GRID_CELLS`` cells."""
+    if not limits.MIN_GRID <= grid <= limits.MAX_GRID:
+        raise UsageError(f"--grid must be between {limits.MIN_GRID:g} and {limits.MAX_GRID:g} "
+                         f"inches, got {grid:g}")
+    for width, depth in tables:
+        cells = math.ceil(width / grid) * math.ceil(depth / grid)
+        if cells > limits.MAX_GRID_CELLS:
+            raise UsageError(f"--grid {grid:g} cuts the {width:g}x{depth:g} table into {cells:,} "
+                             f"cells (the limit is {limits.MAX_GRID_CELLS:,}): use a coarser grid")
 
 
 def json_text(data) -> str:
