@@ -18,8 +18,10 @@ mesh_volume's height).
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import struct
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
@@ -175,10 +177,21 @@ def glb_bytes(
 ) -> bytes:
     """The y-up GLB of z-up meshes, one node (and mesh) per (name, mesh)."""
     items = list(parts.items()) if isinstance(parts, dict) else list(parts)
+    if not items:  # an empty table: a valid glTF with one empty scene (trimesh refuses it)
+        return _empty_glb()
     scene = trimesh.Scene()
     for name, mesh in items:
         scene.add_geometry(transform(mesh, Z_UP_TO_Y_UP), node_name=name, geom_name=name)
     return scene.export(file_type="glb")
+
+
+def _empty_glb() -> bytes:
+    """A binary glTF 2.0 file holding one scene without nodes."""
+    doc = json.dumps({"asset": {"version": "2.0", "generator": "battlesight"},
+                      "scene": 0, "scenes": [{"nodes": []}]}, separators=(",", ":")).encode()
+    doc += b" " * (-len(doc) % 4)
+    chunk = struct.pack("<II", len(doc), 0x4E4F534A) + doc  # 'JSON'
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunk)) + chunk
 
 
 def split_parts(

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from battlesight.scenes.errors import SceneBuildError, SceneProblem
+
 from .board import Board
 from .dice import Roller
 from .ruleset import CORE_ACTIONS, Phase, Ruleset, Step, get_ruleset
@@ -158,6 +160,10 @@ class Game:
         self.seed = int(seed)
         self.roller = Roller(self.seed)
         players = sorted({m.player for m in scene.models})
+        if not players:  # a valid scene for sight questions, but nobody to take a turn
+            raise SceneBuildError([SceneProblem(
+                scene.file, scene.line_of("models"), "models",
+                "a game needs the models of at least one player; the scene has none")])
         if first_player is not None and first_player in players:
             players.remove(first_player)
             players.insert(0, first_player)
