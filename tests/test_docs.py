@@ -24,13 +24,15 @@ PLAYS = {
 CITATION = re.compile(r"\b(wh40k6|wmh2|whfb6|aos2) §(\d+(?:\.\d+)*)")
 
 
-def test_scene_format_example_is_the_file_and_validates() -> None:
+def test_scene_format_example_is_the_file_and_validates(capsys) -> None:
     page = (DOCS / "scene-format.md").read_text(encoding="utf-8")
     block = re.search(r"```yaml\n(.*?)```", page, re.S)
     assert block is not None
     example = DOCS / "examples" / "scene.yaml"
     assert block.group(1) == example.read_text(encoding="utf-8")
     assert validate_scene_file(example) == []
+    assert main(["validate", "--strict", str(example)]) == 0
+    assert capsys.readouterr().out.strip() == f"{example}: ok"
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
