@@ -73,3 +73,24 @@ def test_readme_links_the_docs() -> None:
         assert f"]({target})" in readme, target
         assert (ROOT / target).is_file(), target
     assert "shared notes" not in readme and "DESIGN.md" not in readme
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_links_between_pages_resolve() -> None:
+    pages = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            dest = (page.parent / path).resolve() if path else page
+            assert dest.exists(), f"{page.name}: {target}"
+            if anchor and dest.suffix == ".md":
+                headings = re.findall(r"^#+ (.+)$", dest.read_text(encoding="utf-8"), re.M)
+                assert anchor in {_slug(h) for h in headings}, f"{page.name}: {target}"
