@@ -176,3 +176,21 @@ def test_aos2_obstacle_cover(capsys, tmp_path):
     assert open_ground["targets"][0]["exact"]["p_save_fail"] == "2/3"
     assert t["exact"]["p_save_fail"] == "1/2"
     assert "cover +1 save [aos2 §5.2]" in shoot_text(capsys, scene, "ua", "ug")
+
+
+def test_wh40k6_gone_to_ground_is_listed_with_the_cover():
+    """Going to ground in the open: a 6+ cover save, listed with the +1 that made it (§5.7)."""
+    from battlesight.rulesets.wh40k6.shooting import ShotContext, analyse
+
+    from tests.rules_helpers import Table
+
+    t = Table()
+    t.model("gm", "guard", 2, (30, 24), "imperial-guardsman")
+    t.squad("tac", 1, "tactical-marine", [(30, 10), (31.5, 10)])
+    report = analyse(t.board(), "tac", "guard", ShotContext(gone_to_ground=True, samples=200))
+    line = report.targets[0]
+    assert line.cover.value == 6 and line.p_save_fail == Fraction(5, 6)
+    names = {m.name: m for m in line.modifiers}
+    assert names["cover"].value == 6 and names["gone to ground"].value == 1
+    assert names["gone to ground"].rule == "wh40k6 §5.7"
+    assert line.p_unsaved == line.p_hit * line.p_wound * line.p_save_fail
