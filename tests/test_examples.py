@@ -158,7 +158,7 @@ def test_wmh2_hills_forest():
     assert kinds.count("hill") >= 2 and "forest" in kinds
     walls = [p for p in scene.terrain if p.type == "wall"]
     assert walls and all(w.get("obstacle") is True and w.get("cover") == "cover" for w in walls)
-    assert any(p.get("kind") == "rubble" for p in scene.terrain)
+    assert any(p.type == "crater" and p.get("rough") is True for p in scene.terrain)  # rubble
     heights = {30: 1.75, 40: 2.25, 50: 2.75}
     for player in (1, 2):
         models = scene.models_of(player)
