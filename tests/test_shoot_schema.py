@@ -194,3 +194,13 @@ def test_wh40k6_gone_to_ground_is_listed_with_the_cover():
     assert names["cover"].value == 6 and names["gone to ground"].value == 1
     assert names["gone to ground"].rule == "wh40k6 §5.7"
     assert line.p_unsaved == line.p_hit * line.p_wound * line.p_save_fail
+
+
+def test_wmh2_cover_def_is_listed(capsys, tmp_path):
+    """Behind a wall: +4 DEF (wmh2 §6) with aiming: RAT 5 + 2 against DEF 13 + 4 needs 10 on
+    2d6 (1/6)."""
+    report = shoot(capsys, small(tmp_path, "wmh2"), "ua", "ug")
+    t = report["targets"][0]
+    assert {"name": "cover (wall)", "value": 4, "rule": "wmh2 §6", "applies_to": "def",
+            "text": "+4 DEF"} in t["modifiers"]
+    assert t["exact"]["p_hit"] == "1/6" and t["p_save_fail"] == 1.0
