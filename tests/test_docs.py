@@ -45,6 +45,8 @@ def test_action_examples_play_as_documented(ruleset: str, capsys) -> None:
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert [r["index"] for r in out["results"] if not r["ok"]] == refused
+    last = (f"{len(out['results'])} actions, {len(refused)} refused; now {out['where']}")
+    assert last in (DOCS / "actions.md").read_text(encoding="utf-8")
 
 
 def _cited_sections(ruleset: str) -> set[str]:
