@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 from battlesight.rulesets.aos2 import moves, rules, turn
 from battlesight.rulesets.core.measure import Outline
@@ -241,8 +240,9 @@ def test_commands_run_aos2(capsys):
     assert json.loads(capsys.readouterr().out)["refused"] == 0
 
 
-def test_los_report_aos2():
+def test_judge_aos2():
     b = board(load_scene(SCENE))
-    out = b.ruleset.los_report(b, "jud-1", "reaver-1")
-    assert set(out) >= {"visible_by_rule", "rule", "reason"}
-    assert np.isscalar(out["visible_by_rule"])
+    out, own = b.ruleset.judge(b, [("jud-1", "reaver-1"), ("jud-1", "jud-2")])
+    assert out.rule.startswith("aos2 §4") and out.reason
+    assert isinstance(out.visible, bool) and 0.0 <= out.seen_share <= 1.0
+    assert own.visible is False and own.details["own_unit"] and own.rule == "aos2 §4.2 VIS-2"

@@ -56,12 +56,11 @@ def test_examples_validate_and_los_runs_on_each(scene, capsys):
                 "rays"} <= set(report)
         assert 0.0 <= report["visible_fraction"] <= 1.0
         assert report["distance"] >= 0.0
-        if loaded.ruleset == "wh40k6":  # every installed ruleset adds its own ruling
-            assert "ruling" in report
-        if "ruling" in report:
-            assert report["ruling"]["system"] == loaded.ruleset
-            assert report["ruling"]["rule"].startswith(loaded.ruleset + " §")
-            assert isinstance(report["ruling"]["visible_by_rule"], bool)
+        verdict = report["verdict"]  # every ruleset's own verdict
+        assert verdict["system"] == loaded.ruleset
+        assert verdict["rule"].startswith(loaded.ruleset + " §")
+        assert isinstance(verdict["visible"], bool)
+        assert verdict["geometric_share"] == report["visible_fraction"]
 
 
 @pytest.mark.parametrize("name", sorted(BAD_SCENES))

@@ -166,8 +166,8 @@ def test_los_from_a_model_to_itself_is_a_bad_argument(capsys):
 def test_40k_forest_cover_note_says_seen_through_not_hidden(capsys):
     """boy-4 is seen whole (by the rules) through wood-1: the note said '100% hidden by'."""
     code, out, _ = run(capsys, "los", DEMO, "--from", "sgt", "--to", "boy-4", "--json")
-    ruling = json.loads(out)["ruling"]
-    assert code == 0 and ruling["visible_by_rule"] and ruling["cover"]["source"] == "wood-1"
+    ruling = json.loads(out)["verdict"]
+    assert code == 0 and ruling["visible"] and ruling["cover"]["source"] == "wood-1"
     assert ruling["cover"]["notes"] == ["100% seen through wood-1"]
 
 

@@ -75,25 +75,42 @@ def test_eye_view_at_a_wall_two_inches_away_is_mostly_wall(backend):
     assert wall.mean() > 0.6, wall.mean()
 
 
-def lines_world() -> World:
-    """An observer, one enemy in the open, one behind a low wall, one behind a tall block."""
-    world = World((72.0, 48.0))
-    volume = samples.cylinder_volume()
-    world.add_terrain("low-wall", "wall", samples.wall_terrain((32.0, 28.0), (40.0, 28.0), 1.0))
-    world.add_terrain("block", "box", samples.box_terrain((48.0, 25.0, 0.0), (56.0, 27.0, 6.0)))
-    world.add_model("eye", volume, (36.0, 10.0), 0.0, player=1)
-    world.add_model("open", volume, (18.0, 30.0), 180.0, player=2)
-    world.add_model("behind-wall", volume, (36.0, 29.0), 180.0, player=2)
-    world.add_model("behind-block", volume, (52.0, 30.0), 180.0, player=2)
-    return world
+LINES_SCENE = {
+    "format": 1, "name": "three sight lines", "ruleset": "wh40k6", "table": [72, 48],
+    "terrain": [
+        {"id": "low-wall", "type": "wall", "from": [32, 28], "to": [40, 28], "height": 1.0,
+         "thickness": 0.5, "cover": 4},
+        {"id": "block", "type": "box", "at": [52, 26], "size": [8, 2, 6]},
+    ],
+    "units": [{"id": "tac", "player": 1, "profile": "tactical-squad"},
+              {"id": "boyz", "player": 2, "profile": "ork-boyz"}],
+    "models": [
+        {"id": "eye", "unit": "tac", "at": [36, 10], "facing": 0, "base": 32, "height": 1.6,
+         "shape": "cylinder", "profile": "tactical-marine"},
+        *({"id": mid, "unit": "boyz", "at": at, "facing": 180, "base": 32, "height": 1.6,
+           "shape": "cylinder", "profile": "ork-boy"}
+          for mid, at in (("open", [18, 30]), ("behind-wall", [36, 29]),
+                          ("behind-block", [52, 30]))),
+    ],
+}
+
+
+def lines_scene():
+    """An observer, one enemy in the open, one behind a low wall, one behind a tall block, in
+    a wh40k6 scene: the ruleset judges the three lines clear, in cover and not visible."""
+    from battlesight.scenes.build import build_world
+    from battlesight.scenes.loader import scene_from_dict
+
+    scene = scene_from_dict(LINES_SCENE)
+    return scene, build_world(scene)
 
 
 def test_sight_lines_appear_in_the_colours_the_legend_names(backend):
-    world = lines_world()
-    with OffscreenRenderer(world, None, 960, 540, backend) as renderer:
+    scene, world = lines_scene()
+    with OffscreenRenderer(world, scene, 960, 540, backend) as renderer:
         apply_settings(renderer.view, RenderSettings(view="top", los="eye"))
         image = renderer.render()
-        statuses = {line.target: line.ruling.status for line in renderer.view.lines}
+        statuses = {line.target: line.status for line in renderer.view.lines}
         x, y, w, h = (int(round(v)) for v in renderer.view.legend_box)
     assert statuses == {"open": "clear", "behind-wall": "cover", "behind-block": "hidden"}
     in_legend = np.zeros(image.shape[:2], dtype=bool)
@@ -109,13 +126,15 @@ def test_legend_names_the_colours():
     from battlesight.viewer.rulings import sight_lines
     from battlesight.viewer.stage import Stage
 
-    lines = sight_lines(lines_world(), None, "eye")
+    scene, world = lines_scene()
+    lines = sight_lines(world, scene, "eye")
     stage = Stage(640, 360)
     sight_legend(stage.overlay, "eye", lines)
     texts = [n.node().get_text() for n in stage.overlay.find_all_matches("**/+TextNode")]
     for status in ("clear", "cover", "hidden"):
         assert any(palette.RULING_NAMES[status] in t for t in texts)
-    assert any("rule: geometry" in t for t in texts)
+    assert any("rule: wh40k6 §4.2" in t for t in texts)
+    assert any("behind-wall: " in t and "cover 4+ (low-wall)" in t for t in texts)
 
 
 def test_heatmap_field_is_drawn_on_the_table(backend):
@@ -136,7 +155,7 @@ def test_heatmap_field_is_drawn_on_the_table(backend):
 def test_exposure_field_sees_less_behind_a_block():
     from battlesight.viewer.heatmap import exposure_field
 
-    world = lines_world()
+    _, world = lines_scene()
     field = exposure_field(world, observers=["eye"], cell=1.0)
     assert field.shape == (48, 72)
     assert field[40, 62] == 0.0 and field[40, 18] == 1.0  # behind the block / in the open

@@ -15,7 +15,7 @@ pytest.importorskip("panda3d")
 from battlesight.viewer import samples  # noqa: E402
 from battlesight.viewer.interact import HELP, Controller  # noqa: E402
 from battlesight.viewer.render import OffscreenRenderer  # noqa: E402
-from battlesight.viewer.rulings import GEOMETRIC_RULE  # noqa: E402
+from battlesight.viewer.rulings import BARE_WORLD_RULE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "scenes" / "examples" / "demo.yaml"
@@ -60,7 +60,7 @@ def test_click_on_an_enemy_shows_why_then_selects_it(app):
     assert controller.click(x, y) == "blue-3"
     assert controller.selected == "red-boss" and controller.target == "blue-3"
     info = "\n".join(controller.view.info)
-    assert "red-boss -> blue-3" in info and "block-1 hides" in info and GEOMETRIC_RULE in info
+    assert "red-boss -> blue-3" in info and "block-1 hides" in info and BARE_WORLD_RULE in info
     assert controller.view.node("samples-hidden") is not None
     controller.click(x, y)  # second click: blue-3 becomes the observer
     assert controller.selected == "blue-3"

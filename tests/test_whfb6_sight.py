@@ -97,8 +97,11 @@ def test_w13_skirmishers_see_through_their_own_unit_but_block_others():
     assert report.firers[0].need == 5  # 4, +1 for shooting at skirmishers
 
 
-def test_los_report_keys():
+def test_verdict_soft_cover_is_minus_one_to_hit():
     b, _ = _one([_wall("soft")], (25, 20.9))
-    out = b.ruleset.los_report(b, "s-1", "t-1")
-    assert out["visible_by_rule"] and out["rule"] == sight.RULE_LOS
-    assert out["cover"].startswith("soft") and out["cover_source"] == "w"
+    out = b.ruleset.judge(b, [("s-1", "t-1")])[0]
+    assert out.visible and out.rule == sight.RULE_LOS
+    assert out.cover.value == -1 and out.cover.effect == "to_hit" and out.cover.source == "w"
+    assert [(m.value, m.rule, m.text) for m in out.modifiers] == [
+        (-1, sight.RULE_COVER, "-1 to hit")]
+    assert out.label.endswith("cover -1 to hit (w)")

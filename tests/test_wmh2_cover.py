@@ -4,10 +4,8 @@ the share seen reported as information beside the all-or-nothing rule."""
 
 from __future__ import annotations
 
-import pytest
 from battlesight.rulesets.wmh2.bodies import bodies
 from battlesight.rulesets.wmh2.cover import defence
-from battlesight.rulesets.wmh2.report import los_report
 from battlesight.rulesets.wmh2.sandbox import Sandbox
 from battlesight.rulesets.wmh2.sight import Cloud
 from battlesight.rulesets.wmh2.terrain import piece_rules
@@ -131,18 +129,21 @@ def test_terrain_defaults_and_scene_keys():
 # ---- the share seen is information -------------------------------------------------------------
 
 
-def test_los_report_keys_and_information_share():
-    world = walled(Sandbox().model("A", at(0)).model("B", at(10), player=2)).world()
-    out = los_report(world, "A", "B")
-    assert out["visible_by_rule"] is True and out["rule"] == "wmh2 §5.2"
-    assert len(out["line"]) == 2 and len(out["line"][0]) == 3
-    assert 0.0 < out["rule_fraction"] < 1.0
-    assert out["cover"]["def_bonus"] == 4 and out["cover"]["value"] == 4
-    assert out["cover"]["in_cover"] and out["cover"]["effect"] == "def"
-    assert "information" in out["note"]
-    blocked = los_report(Sandbox().model("A", at(0)).model("C", at(5), 50)
-                         .model("B", at(10), player=2).world(), "A", "B")
-    assert blocked["visible_by_rule"] is False and blocked["line"] is None
-    assert blocked["blocked_by"][0] == {"id": "C", "kind": "model", "share": 1.0}
-    assert blocked["rule_fraction"] == pytest.approx(1.0, abs=0.02)  # models are no walls
-    assert blocked["cover"] is None
+def _judge(sb: Sandbox, observer: str, target: str):
+    board = sb.board()
+    return board.ruleset.judge(board, [(observer, target)])[0]
+
+
+def test_verdict_keys_shares_and_cover():
+    out = _judge(walled(Sandbox().model("A", at(0)).model("B", at(10), player=2)), "A", "B")
+    assert out.visible is True and out.rule == "wmh2 §5.2"
+    assert len(out.details["line"]) == 2 and len(out.details["line"][0]) == 3
+    assert 0.0 < out.seen_share < 1.0  # the share of tested lines that pass the wall
+    assert out.details["def_bonus"] == 4 and out.cover.value == 4
+    assert out.cover.in_cover and out.cover.effect == "def"
+    assert [(m.name, m.value, m.text) for m in out.modifiers] == [("cover", 4, "+4 DEF")]
+    blocked = _judge(Sandbox().model("A", at(0)).model("C", at(5), 50)
+                     .model("B", at(10), player=2), "A", "B")
+    assert blocked.visible is False and blocked.details["line"] is None
+    assert blocked.details["blocked_by"][0] == {"id": "C", "kind": "model", "share": 1.0}
+    assert blocked.seen_share == 0.0 and blocked.cover is None and not blocked.modifiers

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.game import Game
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.scenes import load_scene
@@ -133,23 +134,24 @@ def test_cli_play(capsys, tmp_path):
     assert saved["ruleset"] == "wmh2"
 
 
-def test_los_report_through_the_registry():
+def test_judge_through_the_registry():
     scene = load_scene(SCENE)
     world = build_world(scene)
     ruleset = get_ruleset(scene.ruleset)
-    out = ruleset.los_report(world, "charger", "destroyer")
-    assert out["visible_by_rule"] and out["rule"] == "wmh2 §5.2" and out["line"]
-    woods = ruleset.los_report(world, "ironclad", "juggernaut")
-    assert woods["blocked_by"] == [{"id": "forest-1", "kind": "forest", "share": 1.0}]
-    hidden = ruleset.los_report(world, "stryker", "sorscha")  # behind the Ironclad
-    assert hidden["visible_by_rule"] is False and hidden["line"] is None
-    assert any(b["kind"] == "model" for b in hidden["blocked_by"])
+    out, woods, hidden = ruleset.judge(Board(scene, world, ruleset), [
+        ("charger", "destroyer"), ("ironclad", "juggernaut"),
+        ("stryker", "sorscha")])  # the last behind the Ironclad
+    assert out.visible and out.rule == "wmh2 §5.2" and out.details["line"]
+    assert woods.details["blocked_by"] == [{"id": "forest-1", "kind": "forest", "share": 1.0}]
+    assert hidden.visible is False and hidden.details["line"] is None
+    assert any(b["kind"] == "model" for b in hidden.details["blocked_by"])
 
 
 def test_cli_los_carries_the_mk2_ruling(capsys):
     out = run_cli(capsys, "los", str(SCENE), "--from", "lancer", "--to", "juggernaut", "--json")
-    ruling = out["ruling"]
-    assert ruling["system"] == "wmh2" and ruling["visible_by_rule"] is False
-    assert ruling["blocked_by"][0]["id"] == "forest-1" and ruling["line"] is None
+    ruling = out["verdict"]
+    assert ruling["system"] == "wmh2" and ruling["visible"] is False
+    assert ruling["details"]["blocked_by"][0]["id"] == "forest-1"
+    assert ruling["details"]["line"] is None
     out = run_cli(capsys, "los", str(SCENE), "--from", "charger", "--to", "destroyer", "--json")
-    assert out["ruling"]["visible_by_rule"] and len(out["ruling"]["line"]) == 2
+    assert out["verdict"]["visible"] and len(out["verdict"]["details"]["line"]) == 2

@@ -388,15 +388,15 @@ class Controller:
         x, y, z = m.position
         lines = [f"{model_id}: player {m.player}, unit {m.unit or '-'}",
                  f'at ({x:.1f}, {y:.1f}) on z {z:.1f}", facing {m.facing:.0f}',
-                 f"sees {sum(ln.visibility.visible for ln in self.view.lines)} of "
-                 f"{len(self.view.lines)} enemy models"]
+                 f"sees {sum(ln.verdict.visible for ln in self.view.lines)} of "
+                 f"{len(self.view.lines)} enemy models (by the rules)"]
         return lines
 
     def _explain(self, target: str) -> None:
         line = self.view.line_to(target)
         if line is None:
             return
-        info = [f"{line.observer} -> {target}", *line.ruling.why()]
+        info = [f"{line.observer} -> {target}", *line.why()]
         if info != self.view.info:  # hover calls this on every mouse move
             self.view.info = info
             self.view.refresh()
@@ -411,6 +411,6 @@ class Controller:
             if isinstance(a, str) != isinstance(b, str):  # a model and a point: use its base
                 a, b = [self.view.world.models[p].position if isinstance(p, str) else p
                         for p in (a, b)]
-            self.view.set_ruler(*ruler_ends(self.view.world, a, b, self.view.classifier))
+            self.view.set_ruler(*ruler_ends(self.view.world, a, b, self.view.judge.board))
             self.ruler_points = []
         return model

@@ -46,8 +46,8 @@ def _unlit(parent: NodePath, name: str, soup: np.ndarray, colour: palette.Colour
 
 def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
                      radius: float = LINE_RADIUS, clear_of_eye: float = 0.0) -> list[ScreenLabel]:
-    """One tube per line from the observer's eye to the target, coloured by ruling; a label
-    with the visible % and cover above each target. With the camera at the eye, tubes start
+    """One tube per line from the observer's eye to the target, coloured by its verdict; the
+    verdict's label above each target. With the camera at the eye, tubes start
     `clear_of_eye` inches out (at most half way), so they do not fill the picture."""
     labels = []
     for line in lines:
@@ -58,22 +58,19 @@ def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
         if clear_of_eye > 0 and length > 0:
             start = start + span * min(clear_of_eye / length, 0.5)
         node = _unlit(parent, f"sight-{line.target}",
-                      geom.tubes_soup([start], [end], radius), line.ruling.colour)
+                      geom.tubes_soup([start], [end], radius), line.colour)
         node.set_tag("sight", line.target)
         top = np.asarray(world.models[line.target].mesh.bounds[1], float)
         centre = world.models[line.target].mesh.bounds.mean(axis=0)
         labels.append(ScreenLabel(np.array([centre[0], centre[1], top[2]]),
-                                  short_label(line), line.ruling.colour))
+                                  short_label(line), line.colour))
     return labels
 
 
 def short_label(line: SightLine) -> str:
-    """'boy-1 54% seen, cover', 'boy-2 not visible' (the legend and the info panel carry the
-    rest)."""
-    if line.ruling.status == "hidden":
-        return f"{line.target} not visible"
-    status = ", cover" if line.ruling.status == "cover" else ""
-    return f"{line.target} {round(100 * line.ruling.visible_fraction)}% seen{status}"
+    """'boy-1 54% seen, cover 4+ (ruin-1)', 'boy-2 not visible': the target and its verdict's
+    label."""
+    return f"{line.target} {line.label}"
 
 
 def draw_samples(parent: NodePath, vis, size: float = SAMPLE_SIZE) -> None:
@@ -112,15 +109,14 @@ def draw_ruler(parent: NodePath, a: np.ndarray, b: np.ndarray, gap: float = 0.0,
     return [ScreenLabel((a + b) / 2, text + (f" {note}" if note else ""), palette.RULER)]
 
 
-def ruler_ends(world, a, b, classifier=None) -> tuple[np.ndarray, np.ndarray, float, str]:
+def ruler_ends(world, a, b, board=None) -> tuple[np.ndarray, np.ndarray, float, str]:
     """Ruler (start, end, gap, note) between two model ids (base to base) or two points.
-    With a ruleset classifier the note adds the ruleset's own base gap and measuring mode."""
+    With the scene's board the note adds the ruleset's own base gap and measuring mode."""
     if isinstance(a, str) and isinstance(b, str):
         ma, mb = world.models[a], world.models[b]
         gap = sum(max(base_radii(m)) for m in (ma, mb))  # round bases; ovals approximate
         note = f"{a} to {b}, base to base"
-        board = getattr(classifier, "board", None)
-        if board is not None:
+        if board is not None and hasattr(board, "gap"):
             try:
                 mode = board.ruleset.measure_mode
                 note += f'; {board.ruleset.id} ({mode}): {board.gap(a, b):.2f}"'
@@ -242,15 +238,15 @@ def draw_legend(parent: NodePath, title: str, rows: list[tuple[palette.Colour | 
 
 def sight_legend(parent: NodePath, observer: str, lines: list[SightLine], x: float = 12,
                  y: float = 12, size: float = 16) -> tuple[NodePath, tuple[float, float]]:
-    """The legend of a set of sight lines: colour names, the rule that classified them, and
-    each target's visible % and cover."""
+    """The legend of a set of sight lines: colour names, the rules of their verdicts, and each
+    target's verdict label."""
     rows: list[tuple[palette.Colour | None, str]] = [
         (palette.RULING[s], f"{palette.RULING_NAMES[s]}: {STATUS_TEXT[s]}")
         for s in ("clear", "cover", "hidden")
     ]
-    rows += [(line.ruling.colour, f"{line.target}: {line.ruling.label}") for line in lines[:12]]
+    rows += [(line.colour, f"{line.target}: {line.label}") for line in lines[:12]]
     if len(lines) > 12:
         rows.append((None, f"... and {len(lines) - 12} more"))
-    rules = sorted({line.ruling.rule for line in lines}) or ["no enemy models"]
+    rules = sorted({line.verdict.rule for line in lines}) or ["no enemy models"]
     notes = [f"rule: {r}" for r in rules]
     return draw_legend(parent, f"Sight lines from {observer}", rows, notes, x, y, size)

@@ -20,6 +20,7 @@ from . import platform
 from .cameras import Orbit, preset_orbit
 from .heatmap import DEFAULT_GRID, normalise, scene_heat
 from .overlays import ruler_ends
+from .rulings import SightLine
 from .sceneview import SceneView
 
 
@@ -34,7 +35,6 @@ class RenderSettings:
               and the other layout-analysis fields (`battlesight analyze`), or "eyes"
     heatmap_grid: the layout analysis grid (inches) for a named field
     ruler:    two model ids (measured base edge to base edge) or two (3,) points
-    rules:    False: classify sight lines by geometry even when the scene's ruleset could
     backend:  None (auto / $BATTLESIGHT_RENDERER), "headlessgl" or "tiny"
     """
 
@@ -48,22 +48,15 @@ class RenderSettings:
     heatmap: np.ndarray | str | None = None
     heatmap_grid: float = DEFAULT_GRID
     ruler: tuple | None = None
-    rules: bool = True
     backend: str | None = None
-
-    def classifier(self):
-        """None (the scene's ruleset when it can judge) or the geometric classifier."""
-        from .rulings import GeometricClassifier
-
-        return None if self.rules else GeometricClassifier()
 
 
 class OffscreenRenderer:
     """A SceneView drawn into an offscreen buffer; keep one to render many frames cheaply."""
 
     def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
-                 backend: str | None = None, classifier=None):
-        self.view = SceneView(world, scene, width, height, classifier=classifier)
+                 backend: str | None = None):
+        self.view = SceneView(world, scene, width, height)
         self.target = platform.make_offscreen(width, height, backend)
         self.view.stage.attach(self.target.buffer)
 
@@ -99,18 +92,24 @@ def apply_settings(view: SceneView, settings: RenderSettings) -> None:
     elif settings.heatmap is not None:
         view.heatmap = normalise(settings.heatmap)
     if settings.ruler is not None:
-        view.ruler = ruler_ends(view.world, *settings.ruler, view.classifier)
+        view.ruler = ruler_ends(view.world, *settings.ruler, view.judge.board)
     view.set_view(settings.view)
     view.show_sight_lines(settings.los, settings.target)
 
 
 def render_scene(world, scene=None, settings: RenderSettings | None = None) -> np.ndarray:
     """One picture of the world as settings ask: (height, width, 3) uint8."""
+    return render_scene_lines(world, scene, settings)[0]
+
+
+def render_scene_lines(world, scene=None, settings: RenderSettings | None = None
+                       ) -> tuple[np.ndarray, list[SightLine]]:
+    """One picture and the sight lines drawn in it (their verdicts, as `render --json`)."""
     settings = settings or RenderSettings()
     with OffscreenRenderer(world, scene, settings.width, settings.height,
-                           settings.backend, settings.classifier()) as renderer:
+                           settings.backend) as renderer:
         apply_settings(renderer.view, settings)
-        return renderer.render()
+        return renderer.render(), list(renderer.view.lines)
 
 
 def render_turntable(world, scene=None, settings: RenderSettings | None = None,
@@ -119,7 +118,7 @@ def render_turntable(world, scene=None, settings: RenderSettings | None = None,
     settings = settings or RenderSettings()
     images = []
     with OffscreenRenderer(world, scene, settings.width, settings.height,
-                           settings.backend, settings.classifier()) as renderer:
+                           settings.backend) as renderer:
         apply_settings(renderer.view, settings)
         base = preset_orbit("iso", world.table, renderer.view.stage.aspect)
         for i in range(int(frames)):

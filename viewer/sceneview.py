@@ -12,7 +12,7 @@ from panda3d.core import NodePath
 
 from . import overlays, palette
 from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose
-from .rulings import GeometricClassifier, SightLine, classifier_for, sight_lines
+from .rulings import Judge, SightLine, sight_lines
 from .scenegraph import SceneGraph, build_scene_graph, draw_models, draw_terrain, ring_node
 from .stage import ScreenLabel, Stage
 
@@ -22,12 +22,10 @@ EYE_VIEW_CLEARANCE = 6.0
 class SceneView:
     """World + scene drawn on a Stage, with overlays; no window, no input."""
 
-    def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
-                 classifier: GeometricClassifier | None = None):
+    def __init__(self, world, scene=None, width: int = 1280, height: int = 720):
         self.world, self.scene = world, scene
         self.stage = Stage(width, height)
-        self._given_classifier = classifier
-        self.classifier: GeometricClassifier | None = classifier
+        self.judge: Judge | None = None  # the scene's ruleset's one sight judgement
         self.graph: SceneGraph | None = None
         self.orbit: Orbit | None = preset_orbit("iso", world.table, self.stage.view_aspect)
         self.view_name = "iso"
@@ -97,15 +95,14 @@ class SceneView:
                 ring.set_pos(x + float(dx), y + float(dy), z)
 
     def _follow_world(self) -> None:
-        """After the world changed: classifier, sight lines, camera and overlays."""
-        self.classifier = self._given_classifier or classifier_for(self.scene, self.world)
+        """After the world changed: the judgement, sight lines, camera and overlays."""
+        self.judge = Judge(self.scene, self.world)
         for name in (self.observer, self.target):
             if name is not None and name not in self.world.models:
                 self.observer = self.target = None
                 self.lines = []
         if self.observer is not None:
-            self.lines = sight_lines(self.world, self.scene, self.observer,
-                                     classifier=self.classifier)
+            self.lines = sight_lines(self.world, self.scene, self.observer, judge=self.judge)
         self.apply_view()
         self.refresh()
 
@@ -160,7 +157,7 @@ class SceneView:
             raise KeyError(observer)
         self.observer = observer
         self.lines = [] if observer is None else sight_lines(
-            self.world, self.scene, observer, classifier=self.classifier)
+            self.world, self.scene, observer, judge=self.judge)
         self.target = target if observer is not None else None
         if target is not None and target not in self.world.models:
             raise KeyError(target)

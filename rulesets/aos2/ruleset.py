@@ -8,6 +8,7 @@ from battlesight.rulesets.core.report import label_profiles
 from battlesight.rulesets.core.ruleset import Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
+from battlesight.rulesets.core.verdict import Verdict
 
 from . import actions, attacks, cover, layout, sight
 from .ambiguities import AMBIGUITIES
@@ -88,17 +89,10 @@ class AOS2(HookedRuleset):
         ctx = attacks.Context(samples=max(16, min(samples, 120)), weapon=weapon or None)
         return label_profiles(board, attacks.analyse(board, unit, target, ctx).to_dict())
 
-    def los_report(self, world_or_board: Any, observer: str, target: str,
-                   scene: Any = None) -> dict[str, Any]:
-        """Extra `los` keys: true sight from any part of the observer, its own unit
-        transparent; `target` may be a model or a unit."""
-        board = self.board_of(world_or_board, scene)
-        models = board.unit_models(target) if board.has_unit(target) and target not in \
-            board.models else [target]
-        seen = sight.visible_models(board, [observer], models, 60)[observer]
-        same = board.unit_of(observer) == board.unit_of(models[0])
-        return {"visible_by_rule": bool(seen) and not same, "rule": sight.RULE_SEE,
-                "reason": ("own unit" if same else
-                           f"sees {len(seen)} of {len(models)} model(s) from some part of "
-                           f"{observer}" if seen else f"no part of {observer} sees {target}"),
-                "models_seen": sorted(seen), "own_unit_transparent": sight.RULE_OWN_UNIT}
+    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
+              samples: int | None = None) -> list[Verdict]:
+        """True sight from any part of the observer (aos2 §4.1), its own unit transparent
+        (§4.2), with the +1 save the target's unit has against its missiles (§5)."""
+        from .judge import judge
+
+        return judge(board, list(pairs), int(samples or sight.SAMPLES_JUDGED))

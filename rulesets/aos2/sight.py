@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 RULE_SEE = "aos2 §4.1"
 RULE_OWN_UNIT = "aos2 §4.2 VIS-2"
 SAMPLES = 40
+SAMPLES_JUDGED = 60  # silhouette samples per sight point in the one sight verdict
 INWARD = 0.1
 
 

@@ -13,13 +13,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from battlesight.geometry.visibility import (
+    DEFAULT_SAMPLES,
+    SightQuery,
+    Visibility,
+    visibility_many,
+)
 from battlesight.scenes.systems import SYSTEMS
 
 from .profiles import resolve
 from .rules_data import check_rules_data, system_keys
 from .ruling import Cover, Ruling
+from .verdict import Verdict, cover_modifiers
 
 if TYPE_CHECKING:
+    from battlesight.geometry.world import World
     from battlesight.scenes.keys import SceneKeys
     from battlesight.scenes.model import ModelSpec, Scene
 
@@ -71,6 +79,15 @@ CORE_ACTIONS = ("next", "end_phase")
 GEAR_PARTS = frozenset({"weapon", "banner", "antenna", "wing", "tail", "base"})
 
 
+def sight_batch(world: World, pairs: list[tuple[str, str]], queries: list[SightQuery],
+                samples: int = DEFAULT_SAMPLES) -> tuple[list[Visibility], list[Visibility]]:
+    """The plain sight of each pair (the eye at the whole target, nothing skipped: the
+    verdicts' `geometric_share`) and the answers to a ruleset's own queries, in one call."""
+    plain = [SightQuery(o, t, samples=samples) for o, t in pairs]
+    results = visibility_many(world, plain + list(queries)) if plain or queries else []
+    return results[:len(plain)], results[len(plain):]
+
+
 class Ruleset:
     """Base class: sensible defaults a system overrides."""
 
@@ -82,6 +99,7 @@ class Ruleset:
     non_body_parts: frozenset[str] = frozenset()
     game_turns: int = 6
     sight_rule: str = ""  # citation of the system's line-of-sight rule
+    sight_samples: int = DEFAULT_SAMPLES  # silhouette samples of a judged sight line
     #: the system's standard model: analysed on every cell of a layout, and what a scene model
     #: without `profile` or `stats` is judged as (its data profile)
     standard_profile: StandardModel | None = None
@@ -145,35 +163,49 @@ class Ruleset:
     def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
         raise NotImplementedError
 
-    def los_report(self, board: Board, observer: str, target: str) -> dict[str, Any]:
-        """The system's own sight ruling for `battlesight los`: from its sight points to the
-        parts that count, past the models it lets through; with the cover that gives when the
-        system judges cover. Systems with other sight rules override this."""
-        from battlesight.geometry.visibility import SightQuery, visibility_many
+    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
+              samples: int | None = None) -> list[Verdict]:
+        """THE sight judgement: one Verdict per ordered (observer, target) pair, batched.
 
-        parts = self.target_parts(board, target)
-        skip = self.skip_models(board, [observer], target)
-        queries = [
-            SightQuery(observer, target, eye=point, parts=parts, skip=skip)
-            for point in self.sight_points(board, observer)
-        ]
-        best = max(visibility_many(board.world, queries), key=lambda r: r.visible_fraction)
-        report: dict[str, Any] = {
-            "visible_by_rule": best.visible,
-            "rule_fraction": round(best.visible_fraction, 4),
-            "rule": self.sight_rule,
-            "reason": (
-                "part of the target counts and is seen" if best.visible
-                else "no line from a sight point reaches a part that counts"
-            ),
-            "target_parts": sorted(parts) if parts is not None else None,
-            "ignored_models": list(skip),
-        }
-        try:
-            report["cover"] = self.cover(board, [observer], target).to_dict()
-        except NotImplementedError:
-            pass
-        return report
+        Default rule: from the sight points to the parts that count, past the models that may
+        not block; visible when any sample is seen; cover from `self.cover` when the system
+        judges it. Systems with other sight rules override this. `samples`: silhouette
+        samples of the rule's lines (default `sight_samples`)."""
+        pairs = list(pairs)
+        samples = int(samples or self.sight_samples)
+        points = {o: np.asarray(self.sight_points(board, o), float).reshape(-1, 3)
+                  for o in dict.fromkeys(o for o, _ in pairs)}
+        parts = {t: self.target_parts(board, t) for t in dict.fromkeys(t for _, t in pairs)}
+        queries, owner = [], []
+        for i, (o, t) in enumerate(pairs):
+            skip = tuple(self.skip_models(board, [o], t))
+            for point in points[o]:
+                queries.append(SightQuery(o, t, eye=point, parts=parts[t], skip=skip,
+                                          samples=samples))
+                owner.append(i)
+        plain, ruled = sight_batch(board.world, pairs, queries)
+        best: list[Any] = [None] * len(pairs)
+        for i, vis in zip(owner, ruled, strict=True):
+            if best[i] is None or vis.visible_fraction > best[i].visible_fraction:
+                best[i] = vis
+        out = []
+        rule = self.sight_rule or "true sight from the eye"
+        for (o, t), geo, seen in zip(pairs, plain, best, strict=True):
+            visible = bool(seen is not None and seen.visible)
+            cover = None
+            if visible:
+                try:
+                    cover = self.cover(board, [o], t)
+                except NotImplementedError:
+                    cover = None
+            out.append(Verdict(
+                o, t, visible, seen.visible_fraction if visible else 0.0, geo.visible_fraction,
+                "part of the target that counts is seen from a sight point" if visible else
+                "no line from a sight point reaches a part of the target that counts",
+                rule, cover, dict(geo.blockers), cover_modifiers(cover),
+                {"target_parts": sorted(parts[t]) if parts[t] is not None else None},
+                visibility=geo))
+        return out
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int = 600) -> dict[str, Any]:

@@ -9,9 +9,12 @@ maps `Verdict.status` to a colour and `Verdict.label` to words; it never re-deci
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .ruling import Cover, _plain, cover_value_text
+
+if TYPE_CHECKING:
+    from battlesight.geometry.visibility import Visibility
 
 #: Verdict.status values, in the order a picture's legend lists them.
 STATUSES = ("clear", "cover", "hidden")
@@ -32,11 +35,25 @@ class Modifier:
     rule: str
     applies_to: str = ""
 
+    @property
+    def text(self) -> str:
+        """How a player reads it: '4+ save', '+4 DEF', '-1 to hit', '+1 save'."""
+        shown = cover_value_text(self.value, self.applies_to or "")
+        return f"{shown} save" if self.applies_to == "save" else shown
+
     def to_dict(self) -> dict[str, Any]:
         out = {"name": self.name, "value": _plain(self.value), "rule": self.rule}
         if self.applies_to:
             out["applies_to"] = self.applies_to
+        out["text"] = self.text
         return out
+
+
+def cover_modifiers(cover: Cover | None, name: str = "cover") -> list[Modifier]:
+    """The one modifier a cover verdict gives (none when not in cover or without a value)."""
+    if cover is None or not cover.in_cover or cover.value is None:
+        return []
+    return [Modifier(name, cover.value, cover.rule, cover.effect)]
 
 
 @dataclass
@@ -54,6 +71,8 @@ class Verdict:
     blockers:        owner id -> share of the target it hides (geometric, first blocker).
     modifiers:       modifiers this sight gives an attack (cover DEF, to-hit penalties, ...).
     details:         system-specific facts (the proving line, arc, models seen, ...).
+    visibility:      the plain ray cast behind `geometric_share` (the eye's view of the whole
+                     target: sample points, blockers), for pictures; not serialised.
     """
 
     observer: str
@@ -67,6 +86,7 @@ class Verdict:
     blockers: dict[str, float] = field(default_factory=dict)
     modifiers: list[Modifier] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    visibility: Visibility | None = field(default=None, repr=False, compare=False)
 
     @property
     def in_cover(self) -> bool:

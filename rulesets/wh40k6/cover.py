@@ -11,8 +11,9 @@ piece's value, 5+ when it has none (§5.4, A8).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from battlesight.geometry.visibility import Visibility
@@ -53,10 +54,20 @@ class FirerView:
     forests: dict[str, float] = field(default_factory=dict)  # forest id -> share seen through
 
 
-def view_of(board: Board, vis: Visibility) -> FirerView:
+def memo_get(memo: dict | None, key: tuple, make: Callable[[], Any]) -> Any:
+    """make(), kept in memo under key when a memo is given (work shared by many pairs)."""
+    if memo is None:
+        return make()
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerView:
     """A FirerView from a Visibility, with forests the firer stands in left out (A10)."""
     firer = vis.observer or ""
-    own = {e.id for e in pieces_under(board, firer)} if firer in board.models else set()
+    own = memo_get(memo, ("under", firer), lambda: {e.id for e in pieces_under(board, firer)}) \
+        if firer in board.models else set()
     forests = {k: v for k, v in vis.through.items()
                if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
     obscured = min(1.0, vis.obscured_fraction + sum(forests.values()))
@@ -100,7 +111,17 @@ def decide(board: Board, target: str, views: list[FirerView]) -> Cover:
     return best
 
 
-def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str]) -> str | None:
+def formation(board: Board, unit: str) -> tuple[np.ndarray, float] | None:
+    """(plan hull, top height) of a unit of two or more models on the table, else None."""
+    members = board.unit_models(unit)
+    if len(members) < 2:
+        return None
+    outlines = [board.outline(m) for m in members]
+    return convex_hull(np.vstack([o.polygon(24) for o in outlines])), max(o.top for o in outlines)
+
+
+def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str],
+                 memo: dict | None = None) -> str | None:
     """Id of a third unit whose formation a firer's sight line crosses below its models' tops
     (A11), or None."""
     target_unit = board.unit_of(target)
@@ -109,12 +130,10 @@ def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str])
     for unit in board.unit_ids():
         if unit in (firing_unit, target_unit):
             continue
-        members = board.unit_models(unit)
-        if len(members) < 2:
+        shape = memo_get(memo, ("formation", unit), lambda u=unit: formation(board, u))
+        if shape is None:
             continue
-        outlines = [board.outline(m) for m in members]
-        hull = convex_hull(np.vstack([o.polygon(24) for o in outlines]))
-        top = max(o.top for o in outlines)
+        hull, top = shape
         for firer in firers:
             eye = board.eye(firer)
             if not segment_crosses_polygon(eye, t_point, hull):
@@ -130,18 +149,19 @@ def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str])
 
 
 def model_cover(board: Board, firing_unit: str, target: str,
-                visibilities: list[Visibility]) -> Cover:
-    """Cover of one target model against an attack by firing_unit (before modifiers)."""
-    views = [view_of(board, v) for v in visibilities]
+                visibilities: list[Visibility], memo: dict | None = None) -> Cover:
+    """Cover of one target model against an attack by firing_unit (before modifiers); memo
+    keeps the work that does not depend on the pair (pieces under a model, formations)."""
+    views = [view_of(board, v, memo) for v in visibilities]
     cover = decide(board, target, views)
-    area = area_cover(board, target)
+    area = memo_get(memo, ("area", target), lambda: area_cover(board, target))
     if area is not None and (cover.value is None or area[0] < cover.value):
         value, source, rule = area
         cover = Cover(True, value, "save", "area", source, rule, cover.obscured, None,
                       [f"in area terrain {source}"])
     seeing = [v.firer for v in views if v.visible]
     if cover.value is None or cover.value > MODEL_COVER:
-        unit = through_gaps(board, firing_unit, target, seeing)
+        unit = through_gaps(board, firing_unit, target, seeing, memo)
         if unit is not None:
             cover = Cover(True, MODEL_COVER, "save", "gaps", unit, RULE_MODELS, cover.obscured,
                           None, [f"sight passes between the models of {unit}"])

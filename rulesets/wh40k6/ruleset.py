@@ -8,6 +8,7 @@ import numpy as np
 from battlesight.rulesets.core.report import label_profiles
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
+from battlesight.rulesets.core.verdict import Verdict
 
 from . import actions, layout, turns
 from .ambiguities import AMBIGUITIES
@@ -109,22 +110,24 @@ class WH40K6(Ruleset):
         """Cover of `target` against these firers (models of one unit): the 25% rule, area
         terrain, third-unit gaps (§5); vehicles: obscured by the majority (§5.9). Context:
         gone_to_ground, samples."""
-        from .cover import model_cover, with_modifiers
+        from .judge import cover_from_views
         from .sight import look
-        from .vehicles import facing_view, vehicle_cover
 
         firers = [f for f in firers if f in board.world.models]
         if not firers or target not in board.world.models:
             return Cover.none(note="nothing to judge")
         samples = int(context.get("samples", self.samples))
         vis = look(board, [(f, target) for f in firers], samples)
-        profile = board.profile(target)
-        if profile.is_vehicle:
-            return vehicle_cover(board, target, [facing_view(board, target, v)
-                                                 for v in vis.values()])
-        cover = model_cover(board, board.unit_of(firers[0]), target, list(vis.values()))
-        return with_modifiers(board, cover, gone_to_ground=bool(context.get("gone_to_ground")),
-                              stealth=profile.has("stealth"), shrouded=profile.has("shrouded"))
+        return cover_from_views(board, firers, target, list(vis.values()),
+                                gone_to_ground=bool(context.get("gone_to_ground")))
+
+    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
+              samples: int | None = None) -> list[Verdict]:
+        """Eye to body past the firer's unit and the target's unit-mates (§4.2-§4.4), with
+        the cover the target has against that one firer (§5)."""
+        from .judge import judge
+
+        return judge(board, list(pairs), int(samples or self.samples))
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int = 600) -> dict[str, Any]:

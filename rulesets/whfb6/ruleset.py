@@ -8,6 +8,7 @@ from battlesight.rulesets.core.report import label_profiles
 from battlesight.rulesets.core.ruleset import Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
+from battlesight.rulesets.core.verdict import Verdict
 
 from . import actions, layout, shooting, sight
 from .ambiguities import AMBIGUITIES
@@ -95,15 +96,10 @@ class WHFB6(HookedRuleset):
                                    samples=max(16, min(samples, 240)))
         return label_profiles(board, shooting.analyse(board, unit, target, ctx).to_dict())
 
-    def los_report(self, world_or_board: Any, observer: str, target: str,
-                   scene: Any = None) -> dict[str, Any]:
-        """Extra `los` keys: the binary WHFB verdict (arc, terrain, troops, obstacles, woods)
-        and the cover it gives; pass a Board, or a World with its `scene`."""
-        board = self.board_of(world_or_board, scene)
-        line = sight.look(board, [(observer, target)], 160)[(observer, target)]
-        cover = {0: None, 1: "soft (-1 to hit)", 2: "hard (-2 to hit)"}[line.cover]
-        return {"visible_by_rule": line.visible, "rule": line.rule,
-                "reason": line.reason or "in the arc and not blocked",
-                "in_arc": line.in_arc, "rule_fraction": round(line.rule_fraction, 4),
-                "cover": cover, "cover_source": line.cover_source,
-                "cover_rule": sight.RULE_COVER if line.cover else None}
+    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
+              samples: int | None = None) -> list[Verdict]:
+        """Front arc, then the sampled lines from the eye past terrain, troops, obstacles and
+        woods (whfb6 §4.2); soft or hard cover on the lines that pass (§5.1)."""
+        from .judge import judge
+
+        return judge(board, list(pairs), int(samples or sight.JUDGED_SAMPLES))

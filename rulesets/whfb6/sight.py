@@ -33,6 +33,7 @@ FRONT_ARC = 90.0
 OBSTACLE_ADJACENT = 1.0
 WOODS_DEPTH = 2.0
 DEFAULT_SAMPLES = 96
+JUDGED_SAMPLES = 160  # silhouette samples per line in the one sight verdict
 SOFT_KINDS = {"woods", "forest", "hedge", "fence", "railing", "high grass", "bushes"}
 HARD_KINDS = {"wall", "building", "ruin", "box", "rocks", "rubble", "palisade", "trench"}
 
@@ -102,22 +103,44 @@ def look(board: Board, pairs: list[tuple[str, str]], samples: int = DEFAULT_SAMP
          all_round: bool = False) -> dict[tuple[str, str], Line]:
     """Rule line of sight for each (firer, target) pair, in one batch of ray casts
     (`all_round`: no arc, e.g. skirmishers declaring a charge, whfb6 §3)."""
+    out, todo = in_arc_lines(board, pairs, all_round)
+    if todo:
+        queries = rule_queries(board, todo, samples)
+        _judge_all(board, [out[p] for p in todo], visibility_many(board.world, queries))
+    return out
+
+
+def in_arc_lines(board: Board, pairs: list[tuple[str, str]], all_round: bool = False
+                 ) -> tuple[dict[tuple[str, str], Line], list[tuple[str, str]]]:
+    """A Line per pair, those outside the firer's arc already answered, and the pairs left
+    to judge by their sample lines."""
     out: dict[tuple[str, str], Line] = {}
     todo = []
+    arcs: dict[str, float] = {}
     for f, t in pairs:
-        line = Line(f, t, all_round or sees_in_arc(board, f, t))
+        if f not in arcs:
+            arcs[f] = 360.0 if all_round else arc_of(board, f)
+        o = board.outline(f)
+        line = Line(f, t, arcs[f] >= 360.0 or in_arc(o.center, o.facing, arcs[f],
+                                                      board.outline(t).center))
         out[(f, t)] = line
         if line.in_arc:
             todo.append((f, t))
         else:
-            line.reason, line.rule = f"{t} is outside {f}'s {arc_of(board, f):g} degree arc", \
-                RULE_ARC
-    if not todo:
-        return out
-    queries = [SightQuery(f, t, skip=skips(board, f, t), samples=samples) for f, t in todo]
-    results = visibility_many(board.world, queries)
-    _judge_all(board, [out[p] for p in todo], results)
-    return out
+            line.reason, line.rule = f"{t} is outside {f}'s {arcs[f]:g} degree arc", RULE_ARC
+    return out, todo
+
+
+def rule_queries(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[SightQuery]:
+    """The sight queries of the pairs: eye to the whole target, past the two units' models."""
+    cache: dict[tuple[str, str], tuple[str, ...]] = {}
+    queries = []
+    for f, t in pairs:
+        key = (board.unit_of(f), board.unit_of(t))
+        if key not in cache:
+            cache[key] = skips(board, f, t)
+        queries.append(SightQuery(f, t, skip=cache[key], samples=samples))
+    return queries
 
 
 def skips(board: Board, firer: str, target: str) -> tuple[str, ...]:
@@ -161,16 +184,19 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
         if is_woods(entry):
             blocked = inside > WOODS_DEPTH + 1e-6
         elif is_obstacle(entry) and crossed.any():
-            behind = np.array([i in set(idx[crossed]) and (
-                near_piece(board.outline(ln.target), foot, OBSTACLE_ADJACENT)
-                or near_piece(board.outline(ln.firer), foot, OBSTACLE_ADJACENT))
-                for i, ln in enumerate(lines)], dtype=bool)
+            hit_lines = set(idx[crossed].tolist())
+            ends_near = {m: near_piece(board.outline(m), foot, OBSTACLE_ADJACENT)
+                         for i in hit_lines for m in (lines[i].target, lines[i].firer)}
+            behind = np.array([i in hit_lines and (ends_near[ln.target] or ends_near[ln.firer])
+                               for i, ln in enumerate(lines)], dtype=bool)
             blocked = crossed & ~behind[idx]
         for k in np.flatnonzero(blocked & ok):
             why[idx[k]][entry.id] = why[idx[k]].get(entry.id, 0) + 1
         ok &= ~blocked
         if cover_class(entry):
-            centre_in = np.array([_centre_in(board.outline(ln.target), foot) for ln in lines])
+            inside_t = {t: _centre_in(board.outline(t), foot)
+                        for t in dict.fromkeys(ln.target for ln in lines)}
+            centre_in = np.array([inside_t[ln.target] for ln in lines], dtype=bool)
             covers[entry.id] = crossed | centre_in[idx]
     ok &= ~_troops(board, lines, s, e, idx, why, ok)
     for i, line in enumerate(lines):
@@ -215,15 +241,35 @@ def _troops(board: Board, lines: list[Line], starts: np.ndarray, ends: np.ndarra
     units = [board.unit_of(m) for m in others]
     names = sorted(set(units))
     code = np.array([names.index(u) for u in units])
-    firer_u = np.array([names.index(board.unit_of(ln.firer)) for ln in lines])[idx]
-    target_u = np.array([names.index(board.unit_of(ln.target)) for ln in lines])[idx]
-    hit = segments_cross_ellipses(
-        starts, ends, np.array([o.center for o in outs]), np.array([o.radii for o in outs]),
-        np.array([o.facing for o in outs]))
-    hit &= (code[None, :] != firer_u[:, None]) & (code[None, :] != target_u[:, None])
-    blocked = hit.any(axis=1)
+    firer_u = np.array([names.index(board.unit_of(ln.firer)) for ln in lines])
+    target_u = np.array([names.index(board.unit_of(ln.target)) for ln in lines])
+    centers = np.array([o.center for o in outs], float)
+    radii = np.array([o.radii for o in outs], float)
+    facings = np.array([o.facing for o in outs], float)
+    # a line of pair i lies within `reach` of the plan segment from its eye to the target's
+    # centre, so only bases near that segment are tested against that pair's lines
+    eye = np.zeros((len(lines), 2))
+    eye[idx] = starts[:, :2]
+    aim = np.array([board.outline(ln.target).center for ln in lines], float)
+    reach = np.zeros(len(lines))
+    np.maximum.at(reach, idx, np.linalg.norm(ends[:, :2] - aim[idx], axis=1))
+    d = aim - eye
+    w = centers[None, :, :] - eye[:, None, :]
+    t = np.clip(np.einsum("ikj,ij->ik", w, d) / np.maximum((d * d).sum(axis=1), 1e-12)[:, None],
+                0.0, 1.0)
+    off = np.linalg.norm(w - t[..., None] * d[:, None, :], axis=2)
+    near = off < radii.max(axis=1)[None, :] + reach[:, None] + 1e-6
+    near &= (code[None, :] != firer_u[:, None]) & (code[None, :] != target_u[:, None])
+    first = np.full(len(starts), -1)
+    for k in np.flatnonzero(near.any(axis=0)):
+        sel = np.flatnonzero(near[idx, k])
+        hit = segments_cross_ellipses(starts[sel], ends[sel], centers[k:k + 1],
+                                      radii[k:k + 1], facings[k:k + 1])[:, 0]
+        rows = sel[hit & (first[sel] < 0)]
+        first[rows] = k
+    blocked = first >= 0
     for k in np.flatnonzero(blocked & ok):
-        unit = units[int(np.argmax(hit[k]))]
+        unit = units[int(first[k])]
         why[idx[k]][unit] = why[idx[k]].get(unit, 0) + 1
     return blocked
 

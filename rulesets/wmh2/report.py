@@ -13,9 +13,7 @@ from battlesight.geometry.world import World
 from battlesight.rulesets.core.report import label_profiles, odds_keys
 
 from .bodies import Body, bodies, standardise
-from .combat import AttackContext, clouds_of, plan_attack
-from .cover import defence
-from .sight import line_of_sight
+from .combat import AttackContext, plan_attack
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
+from battlesight.rulesets.core.verdict import Verdict
 
 from . import activation, layout, report, resolve
 from . import turn as turns
@@ -20,7 +21,6 @@ from .sight import viewer_points
 from .standard import STANDARD
 
 if TYPE_CHECKING:
-    from battlesight.geometry.world import World
     from battlesight.rulesets.core.board import Board
     from battlesight.rulesets.core.game import Action, Game
     from battlesight.scenes.model import ModelSpec, Scene
@@ -103,10 +103,13 @@ class WMH2(Ruleset):
         return report.shooting_report(board, unit, target, weapon=weapon, moved=moved,
                                       samples=samples)
 
-    def los_report(self, source: Board | World, observer: str, target: str) -> dict[str, Any]:
-        """The MK II ruling for `battlesight los` (see `report.los_report`): visible_by_rule,
-        rule, reason, line, blocked_by, cover, ..."""
-        return report.los_report(source, observer, target)
+    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
+              samples: int | None = None) -> list[Verdict]:
+        """All-or-nothing MK II line of sight (wmh2 §5.1-§5.6) with the DEF bonuses a ranged
+        attack meets (§6); the rule tests lines between volumes, not silhouette samples."""
+        from .judge import judge
+
+        return judge(board, list(pairs))
 
     # ---- game -------------------------------------------------------------------------------
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from battlesight.geometry.visibility import SightQuery, visibility_many
 from battlesight.scenes import DEFAULT_SCENE
 from battlesight.viewer.commands.common import load, require_model, table
 from battlesight.viewer.errors import UsageError
@@ -43,29 +42,32 @@ def run(args) -> int:
 
 
 def summary(scene, world) -> str:
-    """For every model, how many enemy models it sees and how much of each, in one batch."""
-    pairs = [
-        SightQuery(a.id, b.id)
-        for a in scene.models for b in scene.models if a.player != b.player
-    ]
-    results = visibility_many(world, pairs)
+    """For every model, how many enemy models it sees by the rules and how much of each: one
+    call of the scene's ruleset's judgement (`Ruleset.judge`) for every enemy pair."""
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.ruleset import get_ruleset
+
+    ruleset = get_ruleset(scene.ruleset)
+    pairs = [(a.id, b.id) for a in scene.models for b in scene.models
+             if a.player != b.player and a.id in world.models and b.id in world.models]
+    verdicts = ruleset.judge(Board(scene, world, ruleset), pairs) if pairs else []
     by_observer: dict[str, list] = {}
-    for r in results:
-        by_observer.setdefault(r.observer, []).append(r)
+    for v in verdicts:
+        by_observer.setdefault(v.observer, []).append(v)
     rows = []
     for observer, seen in by_observer.items():
-        visible = [r for r in seen if r.visible]
-        best = max(seen, key=lambda r: r.visible_fraction)
-        hidden = sorted(
-            {b for r in seen for b in r.blockers}, key=lambda b: -sum(
-                r.blockers.get(b, 0.0) for r in seen)
-        )
+        visible = [v for v in seen if v.visible]
+        best = max(visible, key=lambda v: v.seen_share, default=None)
+        hidden = sorted({b for v in seen for b in v.blockers},
+                        key=lambda b: -sum(v.blockers.get(b, 0.0) for v in seen))
         rows.append([
-            observer, f"player {scene.model(observer).player}",
-            f"{len(visible)}/{len(seen)}",
-            f"{best.target} {best.visible_fraction:.0%}" if best.visible else "-",
+            observer, f"player {scene.model(observer).player}", f"{len(visible)}/{len(seen)}",
+            f"{best.target} {best.seen_share:.0%}" if best is not None else "-",
             ", ".join(hidden[:3]) or "-",
         ])
-    rays = sum(r.rays for r in results)
+    rules = sorted({v.rule for v in verdicts})
     header = ["model", "side", "enemies seen", "clearest target", "main blockers"]
-    return table(rows, header) + f"\n{len(results)} sight checks, {rays:,} rays"
+    rays = sum(v.visibility.rays for v in verdicts if v.visibility is not None)
+    return (table(rows, header) + f"\n{len(verdicts)} sight verdicts by {scene.ruleset} "
+            f"({', '.join(rules) or 'no pairs'}); enemies seen and the clearest target's "
+            f"share are by the rules, blockers by plain sight ({rays:,} rays)")

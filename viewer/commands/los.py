@@ -1,12 +1,14 @@
 """`battlesight los SCENE --from A [--to B] [--json]`: what model A's eye sees of B (or of
-every other model), and what hides the rest."""
+every other model), what hides the rest, and the ruleset's verdict (`Ruleset.judge`)."""
 
 from __future__ import annotations
 
 from battlesight.geometry.plan import base_gap
-from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.geometry.world import World
+from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.ruling import cover_value_text
+from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
 from battlesight.viewer.commands.common import (
     add_scene_argument,
@@ -47,38 +49,26 @@ def run(args) -> int:
 
 
 def los_reports(scene: Scene, world: World, observer: str, targets: list[str]) -> list[dict]:
-    """One JSON-ready report per target, from one batched query; each with the ruleset's own
-    sight ruling under `ruling` (system, rule cited)."""
-    results = visibility_many(world, [SightQuery(observer, t) for t in targets])
-    reports = [report(scene, world, r) for r in results]
-    board = rules_board(scene, world)
-    for data in reports:
-        if board is not None:
-            data["ruling"] = {"system": scene.ruleset,
-                              **board.ruleset.los_report(board, observer, data["target"])}
-    return reports
+    """One JSON-ready report per target from one call of the ruleset's judgement: the plain
+    ray cast from the eye at the whole target (visible, visible_fraction, blockers, through,
+    rays, samples: geometry, nothing skipped), base distances, and the rule's verdict under
+    `verdict` (visible by the rule, seen_share that counts, geometric_share, cover, reason,
+    rule, modifiers)."""
+    ruleset = get_ruleset(scene.ruleset)
+    board = Board(scene, world, ruleset)
+    verdicts = ruleset.judge(board, [(observer, t) for t in targets])
+    return [report(scene, world, v) for v in verdicts]
 
 
-def rules_board(scene: Scene, world: World):
-    """The scene's ruleset board, or None when no ruleset of that id is installed."""
-    from battlesight.rulesets.core.board import Board
-    from battlesight.rulesets.core.ruleset import get_ruleset
-
-    try:
-        ruleset = get_ruleset(scene.ruleset)
-    except KeyError:
-        return None
-    return Board(scene, world, ruleset)
-
-
-def report(scene: Scene, world: World, seen: Visibility) -> dict:
-    """Visibility summary plus the closest base-edge distance (plan and 3D)."""
-    data = seen.to_dict()
-    a, b = scene.model(seen.observer), scene.model(seen.target)
+def report(scene: Scene, world: World, verdict: Verdict) -> dict:
+    """The plain sight summary, the closest base-edge distance (plan and 3D), the verdict."""
+    data = verdict.visibility.to_dict()
+    a, b = scene.model(verdict.observer), scene.model(verdict.target)
     pa, pb = world.models[a.id].position, world.models[b.id].position
     gap = base_gap(pa, a.base_radii_in, a.facing, pb, b.base_radii_in, b.facing)
     data["distance"] = round(gap, 3)
     data["distance_3d"] = round(float((gap**2 + (pa[2] - pb[2]) ** 2) ** 0.5), 3)
+    data["verdict"] = {"system": scene.ruleset, **verdict.to_dict()}
     return data
 
 
@@ -86,23 +76,22 @@ def format_reports(observer: str, reports: list[dict]) -> str:
     rows = []
     for r in reports:
         hidden = ", ".join(f"{b['id']} {b['fraction']:.0%}" for b in r["blockers"][:3])
+        v = r["verdict"]
         rows.append([
-            r["target"], "yes" if r["visible"] else "no", f"{r['visible_fraction']:.0%}",
-            f"{r['distance']:.1f}\"", hidden or "-", _ruling_text(r.get("ruling")),
+            r["target"], f"{r['visible_fraction']:.0%}", f"{r['distance']:.1f}\"",
+            hidden or "-", "sees" if v["visible"] else "no sight",
+            f"{v['seen_share']:.0%}" if v["visible"] else "-", _cover_text(v), v["rule"],
         ])
-    header = ["target", "visible", "seen", "distance", "hidden by", "by the rules"]
-    return f"line of sight from {observer}\n" + table(rows, header)
+    header = ["target", "plain sight", "distance", "hidden by", "by the rules", "rule's share",
+              "cover", "rule"]
+    return (f"line of sight from {observer}\n" + table(rows, header)
+            + "\nplain sight: share of the whole target seen from the eye (geometry); "
+              "rule's share: the share that counts under the system's sight rule")
 
 
-def _ruling_text(ruling: dict | None) -> str:
-    if not ruling:
+def _cover_text(verdict: dict) -> str:
+    cover = verdict.get("cover")
+    if not verdict["visible"] or not isinstance(cover, dict) or not cover.get("in_cover"):
         return "-"
-    text = "sees" if ruling["visible_by_rule"] else "no sight"
-    cover = ruling.get("cover")
-    if isinstance(cover, dict) and cover.get("in_cover") and ruling["visible_by_rule"]:
-        text += f", cover {cover_value_text(cover.get('value'), cover.get('effect', 'save'))}"
-        if cover.get("source"):
-            text += f" ({cover['source']})"
-    elif isinstance(cover, str):
-        text += f", {cover} cover"
-    return f"{text} [{ruling['rule']}]"
+    text = f"cover {cover_value_text(cover.get('value'), cover.get('effect', 'save'))}"
+    return text + (f" ({cover['source']})" if cover.get("source") else "")

@@ -5,6 +5,7 @@ Panda3D is imported only when the command runs, not when the parser is built.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from battlesight.viewer.commands.common import (
     check_grid,
     check_output_path,
     load,
+    print_json,
     require_model,
 )
 from battlesight.viewer.errors import UsageError
@@ -50,8 +52,9 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--turntable", type=int_in(1, MAX_TURNTABLE_FRAMES), metavar="N",
                         help="N frames orbiting the table (GIF, MP4 or numbered PNGs)")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend")
-    parser.add_argument("--no-rules", action="store_true",
-                        help="classify sight lines by geometry, not by the scene's ruleset")
+    parser.add_argument("--json", action="store_true",
+                        help="with --los or an eye view: print the sight lines drawn (observer, "
+                             "target, status, label, seen_share, geometric_share, rule) as JSON")
     parser.add_argument("--renderer", choices=("auto", "headlessgl", "tiny"), default=None,
                         help="back end (default: $BATTLESIGHT_RENDERER or auto)")
 
@@ -110,6 +113,8 @@ def check_args(args, scene) -> None:
             require_model(scene, model_id)
     if args.target and not args.los:
         raise UsageError("--target needs --los MODEL")
+    if args.json and args.turntable:
+        raise UsageError("--json prints the sight lines of one picture: not with --turntable")
     if args.heatmap and args.heatmap_field:
         raise UsageError("use --heatmap or --heatmap-field, not both")
     check_heatmap_options(args, scene)
@@ -132,7 +137,7 @@ def settings_from_args(args, world):
     return RenderSettings(
         width=width, height=height, view=args.view, los=args.los, target=args.target,
         labels=args.labels, legend=not args.no_legend, heatmap=heatmap, heatmap_grid=args.grid,
-        ruler=tuple(args.ruler) if args.ruler else None, rules=not args.no_rules,
+        ruler=tuple(args.ruler) if args.ruler else None,
         backend=None if args.renderer in (None, "auto") else args.renderer,
     )
 
@@ -144,21 +149,33 @@ def run(args) -> int:
     settings = settings_from_args(args, world)
     from battlesight.viewer import platform
     from battlesight.viewer.platform import RenderUnavailable
-    from battlesight.viewer.render import render_scene, render_turntable, save_frames, save_png
+    from battlesight.viewer.render import (
+        render_scene_lines,
+        render_turntable,
+        save_frames,
+        save_png,
+    )
 
     start = time.perf_counter()
+    lines = []
     try:
         if args.turntable:
             paths = save_frames(render_turntable(world, scene, settings, args.turntable),
                                 args.out)
         else:
-            paths = [save_png(render_scene(world, scene, settings), args.out)]
+            image, lines = render_scene_lines(world, scene, settings)
+            paths = [save_png(image, args.out)]
     except RenderUnavailable as error:
         raise UsageError(str(error)) from None
     except OSError as error:
         raise UsageError(f"cannot write {args.out}: {error.strerror or error}") from None
     seconds = time.perf_counter() - start
     shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]} ({len(paths)} files)"
-    print(f"wrote {shown} ({settings.width}x{settings.height}, {platform.last_backend}, "
-          f"{seconds:.2f} s)")
+    summary = (f"wrote {shown} ({settings.width}x{settings.height}, {platform.last_backend}, "
+               f"{seconds:.2f} s)")
+    if args.json:
+        print(summary, file=sys.stderr)
+        print_json([line.to_dict() for line in lines])
+    else:
+        print(summary)
     return 0

@@ -1,0 +1,71 @@
+"""The 40k sight verdict for many ordered pairs at once (wh40k6 §4.2-§4.4, cover §5).
+
+Sight is from the firer's eye to the target's body, past its own unit and the target's
+unit-mates (`sight`); cover is the 25% rule, area terrain and third-unit gaps, vehicles
+obscured by the majority (`cover`, `vehicles`). Every rule line and every plain line of a call
+goes to the ray engine in one batch; body parts and blockers that may be skipped are worked out
+once per target and per firing unit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from battlesight.geometry.visibility import SightQuery, Visibility
+from battlesight.rulesets.core.ruleset import sight_batch
+from battlesight.rulesets.core.ruling import Cover
+from battlesight.rulesets.core.verdict import Verdict, cover_modifiers
+
+from .sight import RULE_LOS, sight_origin, skip_models, target_parts
+
+if TYPE_CHECKING:
+    from battlesight.rulesets.core.board import Board
+
+
+def cover_from_views(board: Board, firers: list[str], target: str, views: list[Visibility], *,
+                     gone_to_ground: bool = False, memo: dict | None = None) -> Cover:
+    """Cover of `target` against firers of one unit, from their rule views of it (§5, §5.9);
+    memo shares the per-model work between the pairs of one call."""
+    from .cover import model_cover, with_modifiers
+    from .vehicles import facing_view, vehicle_cover
+
+    profile = board.profile(target)
+    if profile.is_vehicle:
+        return vehicle_cover(board, target, [facing_view(board, target, v) for v in views])
+    cover = model_cover(board, board.unit_of(firers[0]), target, views, memo)
+    return with_modifiers(board, cover, gone_to_ground=gone_to_ground,
+                          stealth=profile.has("stealth"), shrouded=profile.has("shrouded"))
+
+
+def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verdict]:
+    """One Verdict per (firer, target): visible when any body sample is seen from the eye."""
+    parts = {t: target_parts(board, t) for t in dict.fromkeys(t for _, t in pairs)}
+    eyes = {f: sight_origin(board, f) for f in dict.fromkeys(f for f, _ in pairs)}
+    skips: dict[tuple[str, str], tuple[str, ...]] = {}
+    queries = []
+    for f, t in pairs:
+        key = (board.unit_of(f), t)
+        if key not in skips:
+            skips[key] = skip_models(board, key[0], t)
+        queries.append(SightQuery(f, t, eye=eyes[f], parts=parts[t], skip=skips[key],
+                                  samples=samples))
+    plain, ruled = sight_batch(board.world, pairs, queries)
+    out = []
+    memo: dict = {}
+    for (f, t), geo, vis in zip(pairs, plain, ruled, strict=True):
+        cover = cover_from_views(board, [f], t, [vis], memo=memo) if vis.visible else None
+        if vis.visible:
+            reason = f"{f} sees {vis.visible_fraction:.0%} of {t}'s body from its eye"
+        else:
+            main = max(vis.blockers, key=vis.blockers.get, default=None)
+            reason = f"no part of {t}'s body is seen from {f}'s eye" + (
+                f" (hidden by {main})" if main else "")
+        out.append(Verdict(
+            f, t, vis.visible, vis.visible_fraction if vis.visible else 0.0,
+            geo.visible_fraction, reason, RULE_LOS, cover, dict(geo.blockers),
+            cover_modifiers(cover), {
+                "target_parts": sorted(parts[t]) if parts[t] is not None else None,
+                "ignored_models": [m for m in skips[(board.unit_of(f), t)] if m != f],
+                "obscured": round(vis.obscured_fraction, 4),
+            }, visibility=geo))
+    return out

@@ -1,0 +1,50 @@
+"""The MK II sight verdict for many ordered pairs at once (wmh2 §5, cover §6).
+
+Line of sight is all-or-nothing: one straight line from A's volume in its front arc to B's
+volume that crosses no terrain, no base of an intervening model as large as B's, and no forest
+or cloud it may not cross (`sight.line_of_sight`). The share that counts is the share of the
+tested lines that pass. Against a ranged attack a visible target may have cover +4 or
+concealment +2 DEF, +2 when elevated, +2 more for Camouflage (`cover.defence`). Model volumes
+are the standard cylinders first (wmh2 §4); the plain shares of every pair are one batch.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from battlesight.rulesets.core.ruleset import sight_batch
+from battlesight.rulesets.core.verdict import Modifier, Verdict
+
+from .bodies import bodies, standardise
+from .combat import clouds_of
+from .cover import defence
+from .sight import line_of_sight
+
+if TYPE_CHECKING:
+    from battlesight.rulesets.core.board import Board
+
+
+def judge(board: Board, pairs: list[tuple[str, str]]) -> list[Verdict]:
+    """One Verdict per (observer, target)."""
+    world = board.world
+    standardise(world)
+    bd = bodies(board)
+    clouds = clouds_of(board)
+    plain, _ = sight_batch(world, pairs, [])
+    out = []
+    for (o, t), geo in zip(pairs, plain, strict=True):
+        sight = line_of_sight(world, bd, o, t, clouds)
+        details = {k: v for k, v in sight.to_dict().items()
+                   if k not in ("observer", "target", "visible_by_rule", "rule", "reason")}
+        cover, modifiers = None, []
+        if sight.visible:
+            bonus = defence(world, bd[o], bd[t], "ranged", clouds=clouds,
+                            camouflage=board.profile(t).has("camouflage"))
+            cover = bonus.to_cover(o)
+            modifiers = [Modifier(p["kind"], p["value"], p["rule"], "def") for p in bonus.parts]
+            details["def_bonus"] = bonus.total
+        share = sight.clear / sight.lines if sight.visible and sight.lines else 0.0
+        out.append(Verdict(o, t, sight.visible, share, geo.visible_fraction, sight.reason,
+                           sight.rule, cover, dict(geo.blockers), modifiers, details,
+                           visibility=geo))
+    return out
