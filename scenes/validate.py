@@ -48,13 +48,16 @@ def _item_path(list_name: str, item: Any, index: int) -> str:
     return f"{list_name}[{index}]"
 
 
-def _list(ck: Checker, data: dict, key: str) -> list:
-    """``data[key]`` as a list (absent or null -> [])."""
+def _list(ck: Checker, data: dict, key: str, limit: int | None = None) -> list:
+    """``data[key]`` as a list (absent or null -> []); at most ``limit`` items."""
     value = data.get(key)
     if value is None:
         return []
     if not isinstance(value, list):
         ck.add(line_of(data, key), key, f"must be a list, got {show(value)}")
+        return []
+    if limit is not None and len(value) > limit:
+        ck.add(line_of(data, key), key, f"has {len(value)} entries (at most {limit})")
         return []
     return value
 
@@ -330,7 +333,7 @@ def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_nam
         return None, ck.problems
     ruleset, table = _check_top(ck, data)
     ids = _Ids(ck)
-    raw_terrain = _list(ck, data, "terrain")
+    raw_terrain = _list(ck, data, "terrain", MAX_TERRAIN_PIECES)
     pieces, ruins_ok = [], True
     for i, item in enumerate(raw_terrain):
         piece = _check_piece(ck, item, i, item_line(raw_terrain, i), ids)
@@ -341,9 +344,9 @@ def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_nam
         elif isinstance(item, dict) and item.get("type") == "ruin":
             ruins_ok = False
     ruins = [p for p in pieces if p.type == "ruin"]
-    raw_units = _list(ck, data, "units")
+    raw_units = _list(ck, data, "units", MAX_MODELS)
     units = _check_units(ck, raw_units)
-    raw_models = _list(ck, data, "models")
+    raw_models = _list(ck, data, "models", MAX_MODELS)
     models = []
     for i, item in enumerate(raw_models):
         model = _check_model(ck, item, i, item_line(raw_models, i), ids, units)
