@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path, PurePath
 
+from .limits import shown
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ASSETS_DIR = REPO_ROOT / "assets"
 
@@ -37,10 +39,15 @@ def resolve_mesh_file(file: str, scene_dir: Path | None) -> Path:
     outside: Path | None = None
     all_outside = True
     for cand in candidates:
-        real = cand.resolve()
+        try:
+            real = cand.resolve()
+            is_file = real.is_file()
+        except OSError as error:  # a name too long, a loop of links: it names no file
+            raise ValueError(f"mesh file {shown(file)} cannot be opened: "
+                             f"{error.strerror or error}") from None
         inside = _inside(real, roots)
         all_outside = all_outside and not inside
-        if real.is_file():
+        if is_file:
             if inside:
                 return real
             outside = outside or real

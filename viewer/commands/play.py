@@ -10,6 +10,7 @@ from typing import Any
 
 from battlesight.rulesets.core.game import Game
 from battlesight.rulesets.core.profiles import ProfileError
+from battlesight.scenes import limits
 from battlesight.scenes.checks import line_of, plain
 from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.limits import MAX_SEED, shorten, shown
@@ -75,7 +76,34 @@ def read_actions(path: str) -> tuple[list[dict[str, Any]], int | None]:
             line = data.lines[i] if getattr(data, "lines", None) else 1
             raise refuse(line, f"action {i + 1}",
                          f"expected a mapping with 'do', got {shown(action)}")
+    far = _far_number(data, "actions")
+    if far is not None:
+        line, key, value = far
+        raise refuse(line, key, f"{shown(value)} is beyond {limits.MAX_COORDINATE:,g}: an "
+                                "action's numbers are inches, counts or dice on a table")
     return plain(data), seed
+
+
+def _far_number(value: Any, key: str, line: int | None = None
+                ) -> tuple[int | None, str, float] | None:
+    """(line, key path, number) of the first number in the actions beyond
+    ``limits.MAX_COORDINATE`` (no table is that large), else None."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (line, key, value) if abs(value) > limits.MAX_COORDINATE else None
+    if isinstance(value, dict):
+        items = [(f"{key}.{k}", v, getattr(value, "lines", {}).get(k, line))
+                 for k, v in value.items()]
+    elif isinstance(value, list):
+        lines = getattr(value, "lines", [])
+        items = [(f"{key}[{i}]", v, lines[i] if i < len(lines) else line)
+                 for i, v in enumerate(value)]
+    else:
+        return None
+    for sub_key, sub, sub_line in items:
+        found = _far_number(sub, sub_key, sub_line)
+        if found is not None:
+            return found
+    return None
 
 
 def play(scene_path: str, actions: list[dict[str, Any]], seed: int) -> tuple[Game, list[dict]]:
