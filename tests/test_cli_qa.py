@@ -142,7 +142,7 @@ def test_aos2_targets_table_has_no_blank_rule(capsys):
                        "bloodreavers")
     assert code == 0
     rows = [x.split() for x in out.splitlines() if x.startswith("reaver-")]
-    assert rows and all(len(r) == 9 for r in rows)
+    assert rows and all(len(r) == 10 for r in rows)  # p_save_fail is a column
 
 
 # ---- los ------------------------------------------------------------------------------------
