@@ -76,6 +76,6 @@ def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
         if arc is not None and not (_finite(arc, positive=True) and arc <= 360):
             out.append((f"{path}.arc", f"must be degrees from 0 to 360, got {show(arc)}"))
         ctrl = spec.extra.get("controller")
-        if ctrl is not None and ctrl not in ids:
-            out.append((f"{path}.controller", f"no model {show(ctrl)} in the scene"))
+        if ctrl is not None and (not isinstance(ctrl, str) or ctrl not in ids):
+            out.append((f"{path}.controller", f"must name a model of the scene, got {show(ctrl)}"))
     return out
