@@ -22,25 +22,29 @@ from typing import Any
 import yaml
 from yaml.composer import Composer
 from yaml.events import AliasEvent
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.scanner import Scanner
 
 from . import limits
 from .errors import SceneProblem
 
+
+class PyParser(Reader, Scanner, Parser):
+    """PyYAML's pure-Python reader, scanner and parser (the fallback)."""
+
+    def __init__(self, stream: Any):
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+
+
 try:  # libyaml's scanner and parser: several times faster than the pure-Python one
-    from yaml._yaml import CParser as _Parser
+    from yaml._yaml import CParser as FastParser
 
     FAST = True
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    from yaml.parser import Parser as _ParserOnly
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
-
-    class _Parser(Reader, Scanner, _ParserOnly):  # type: ignore[no-redef]
-        def __init__(self, stream: Any):
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            _ParserOnly.__init__(self)
-
+    FastParser = PyParser  # type: ignore[misc]
     FAST = False
 
 
@@ -118,16 +122,18 @@ class _BoundedComposer(Composer):
                           "expanded: too large to read", mark)
 
 
-class LineLoader(_BoundedComposer, _Parser, yaml.constructor.SafeConstructor,
-                 yaml.resolver.Resolver):
-    """Safe loader that records line numbers and duplicate keys, within ``limits``.
+class _LineLoading(_BoundedComposer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    """Safe loading that records line numbers and duplicate keys, within ``limits``; the
+    parser comes from the class that mixes this in (``_PARSER``).
 
     Only the safe constructors are registered, so tags that build Python objects
     (``!!python/object`` ...) fail with a ConstructorError, which becomes a problem.
     """
 
+    _PARSER: Any = None
+
     def __init__(self, stream: Any):
-        _Parser.__init__(self, stream)
+        self._PARSER.__init__(self, stream)
         _BoundedComposer.__init__(self)
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
@@ -213,13 +219,27 @@ class LineLoader(_BoundedComposer, _Parser, yaml.constructor.SafeConstructor,
                       "true/false and null)", node.start_mark)
 
 
-LineLoader.add_constructor("tag:yaml.org,2002:map", LineLoader.construct_line_map)
-LineLoader.add_constructor("tag:yaml.org,2002:seq", LineLoader.construct_line_seq)
-LineLoader.add_constructor("tag:yaml.org,2002:float", LineLoader.construct_finite_float)
-LineLoader.add_constructor("tag:yaml.org,2002:int", LineLoader.construct_bounded_int)
-LineLoader.add_constructor("tag:yaml.org,2002:timestamp", LineLoader.construct_timestamp_text)
-for _tag in ("binary", "set", "omap", "pairs"):
-    LineLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", LineLoader.construct_refused)
+class LineLoader(_LineLoading, FastParser):
+    """The loader used: libyaml's parser when PyYAML has it."""
+
+    _PARSER = FastParser
+
+
+class PyLineLoader(_LineLoading, PyParser):
+    """The same loader on the pure-Python parser (the fallback, kept tested)."""
+
+    _PARSER = PyParser
+
+
+for _loader in (LineLoader, PyLineLoader):
+    _loader.add_constructor("tag:yaml.org,2002:map", _LineLoading.construct_line_map)
+    _loader.add_constructor("tag:yaml.org,2002:seq", _LineLoading.construct_line_seq)
+    _loader.add_constructor("tag:yaml.org,2002:float", _LineLoading.construct_finite_float)
+    _loader.add_constructor("tag:yaml.org,2002:int", _LineLoading.construct_bounded_int)
+    _loader.add_constructor("tag:yaml.org,2002:timestamp",
+                            _LineLoading.construct_timestamp_text)
+    for _tag in ("binary", "set", "omap", "pairs"):
+        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _LineLoading.construct_refused)
 
 
 def _item_label(item: yaml.Node, index: int) -> str:
@@ -241,10 +261,11 @@ def key_path(parts: list[str]) -> str:
     return limits.shorten(text, 120)
 
 
-def parse_yaml(text: str, file: str) -> tuple[Any, list[SceneProblem]]:
+def parse_yaml(text: str, file: str, loader_class: type = LineLoader
+               ) -> tuple[Any, list[SceneProblem]]:
     """YAML text -> (data with lines, problems). Syntax, limit and constructor errors are
     problems, each one line."""
-    loader = LineLoader(text)
+    loader = loader_class(text)
     try:
         data = loader.get_single_data()
     except Refused as exc:

@@ -15,9 +15,11 @@ import pytest
 from battlesight.scenes import limits, load_scene, save_scene, scene_from_dict, validate_scene_file
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.generate import generate_table
+from battlesight.scenes.yamlread import PyLineLoader, parse_yaml
 from battlesight.viewer.cli import main
 
-from tests.helpers import DEMO, MINIMAL, write_scene
+from tests.helpers import DEMO, MINIMAL, ROOT, write_scene
+from tests.helpers import EXAMPLES as EXAMPLES_DIR
 
 GiB = 1024 ** 3
 
@@ -247,3 +249,32 @@ def test_scene_error_lines_are_cut(tmp_path):
         load_scene(write_scene(tmp_path, MINIMAL.replace("name: test scene",
                                                          "name: [" + "1, " * 5000 + "1]")))
     assert len(str(info.value)) <= limits.MAX_MESSAGE
+
+
+# -- the pure-Python fallback ----------------------------------------------------------------
+
+def _shape(value):
+    """Data with its line numbers, to compare two loaders."""
+    if isinstance(value, dict):
+        return [value.line, dict(value.lines), {k: _shape(v) for k, v in value.items()}]
+    if isinstance(value, list):
+        return [value.line, list(value.lines), [_shape(v) for v in value]]
+    return value
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES_DIR.glob("*.yaml"))
+                         + sorted((ROOT / "tests" / "data").glob("*.yaml")), ids=lambda p: p.name)
+def test_pure_python_loader_reads_the_same(path):
+    text = path.read_text(encoding="utf-8")
+    fast, slow = parse_yaml(text, "f"), parse_yaml(text, "f", PyLineLoader)
+    assert _shape(fast[0]) == _shape(slow[0]) and fast[1] == slow[1]
+
+
+@pytest.mark.parametrize("text,words", [
+    (bomb_text(), "aliases are expanded"), ("a: " + "[" * 900 + "]" * 900, "nested deeper"),
+    ("a: &l [*l]\n", "recursive"), ("a: .nan\n", "not a finite"),
+])
+def test_pure_python_loader_keeps_the_limits(text, words):
+    start = time.perf_counter()
+    problems = parse_yaml(text, "f", PyLineLoader)[1]
+    assert words in problems[0].message and time.perf_counter() - start < 1.0
