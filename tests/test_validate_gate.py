@@ -380,3 +380,45 @@ def test_scene_with_nothing_at_all(tmp_path):
     assert (tmp_path / "e.glb").read_bytes()[:4] == b"glTF"
     code, _, _ = run(["render", path, "--out", tmp_path / "r.png", "--size", "64x48"])
     assert code == 0
+
+
+# -- the builders' own preconditions ---------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, param", [
+    ({"size": (8, 6), "height": 2, "floors": (0.5,)}, "floors"),
+    ({"size": (8, 6), "height": 0.15}, "height"),
+    ({"size": (0.45, 6), "height": 6, "walls": ("east", "west")}, "size"),
+    ({"size": (8, 6), "height": 6, "walls": ("up",)}, "walls"),
+])
+def test_ruin_builder_and_scene_check_share_one_precondition(kwargs, param):
+    from battlesight.geometry import ruins
+    from battlesight.geometry.primitives import BuildInputError
+
+    with pytest.raises(BuildInputError) as checked:
+        ruins.check_ruin(**kwargs)
+    with pytest.raises(BuildInputError) as built:
+        ruins.ruin((10, 10), **kwargs)
+    assert checked.value.param == built.value.param == param
+    assert str(checked.value) == str(built.value)
+
+
+def test_unit_keys_of_another_system_warn(tmp_path):
+    path, line = scene(tmp_path, "wh40k6", "profile: tactical-squad}",
+                       "profile: tactical-squad, formation: {front: [1, 1], files: 5}}")
+    code, _, err = run(["validate", path])
+    assert code == 0
+    assert err.splitlines() == [f"{path}:{line}: units[tac-1].formation: unknown key (nothing "
+                                "reads it; keep your own data under 'extra:' or name it 'x-...')"]
+
+
+@pytest.mark.parametrize("old, new, key, fragment", [
+    ("profile: tactical-squad}", "profile: tactical-squad, powers: [smite, 3]}",
+     "units[tac-1].powers[1]", "a power is a name"),
+    ("profile: tactical-squad}", "profile: tactical-squad, reserve: soon}",
+     "units[tac-1].reserve", "true or false"),
+    ("profile: tactical-squad}", "profile: tactical-squd}", "units[tac-1].profile",
+     "did you mean 'tactical-squad'"),
+])
+def test_unit_rules_data_refused(tmp_path, old, new, key, fragment):
+    path, line = scene(tmp_path, "wh40k6", old, new)
+    refused(tmp_path, path, line, key, fragment)
