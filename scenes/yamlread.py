@@ -118,8 +118,8 @@ class _BoundedComposer(Composer):
     def _count(self, nodes: int, mark: Any) -> None:
         self._expanded += nodes
         if self._expanded > limits.MAX_YAML_NODES:
-            raise Refused(f"more than {limits.MAX_YAML_NODES:,} values once aliases are "
-                          "expanded: too large to read", mark)
+            raise Refused(f"more than {limits.MAX_YAML_NODES:,} values (an alias counts as a copy "
+                          "of what it names): too large to read", mark)
 
 
 class _LineLoading(_BoundedComposer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
@@ -332,16 +332,21 @@ def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
     def problem(message: str) -> tuple[None, list[SceneProblem]]:
         return None, [SceneProblem(file, None, "file", message)]
 
+    article = "an" if what[:1] in "aeiou" else "a"
+    too_big = f"larger than {limit // limits.MiB} MiB, the limit for {article} {what}"
     try:
-        kind = special_kind(os.stat(path).st_mode)
+        info = os.stat(path)
+        kind = special_kind(info.st_mode)
         if kind is not None:
-            return problem(f"is {kind}, not a {what} (only regular files are read)")
+            return problem(f"is {kind}, not {article} {what} (only regular files are read)")
+        if info.st_size > limit:
+            return problem(too_big)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
                      | getattr(os, "O_CLOEXEC", 0))
         try:
             kind = special_kind(os.fstat(fd).st_mode)  # it may have changed since the stat
             if kind is not None:
-                return problem(f"is {kind}, not a {what} (only regular files are read)")
+                return problem(f"is {kind}, not {article} {what} (only regular files are read)")
             chunks, size = [], 0
             while size <= limit:
                 chunk = os.read(fd, min(limit + 1 - size, 1 << 20))
@@ -356,7 +361,7 @@ def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
     except OSError as exc:
         return problem(f"cannot read: {exc.strerror or exc}")
     if size > limit:
-        return problem(f"larger than {limit // limits.MiB} MiB, the limit for a {what}")
+        return problem(too_big)
     try:
         return b"".join(chunks).decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
