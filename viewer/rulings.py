@@ -31,7 +31,8 @@ class BareWorld:
 
 class Judge:
     """The one sight judgement for a scene's world: its ruleset on a Board of the scene (a
-    world built without a scene: the core's default rule, see `BareWorld`)."""
+    world built without a scene: the core's default rule, see `BareWorld`). Verdicts are kept
+    by pair: a view makes a new Judge whenever its world changes."""
 
     def __init__(self, scene, world):
         if scene is None:
@@ -42,9 +43,14 @@ class Judge:
 
             self.board = Board(scene, world, get_ruleset(scene.ruleset))
         self.ruleset = self.board.ruleset
+        self._known: dict[tuple[str, str], Verdict] = {}
 
     def __call__(self, pairs: list[tuple[str, str]]) -> list[Verdict]:
-        return self.ruleset.judge(self.board, list(pairs)) if pairs else []
+        """The verdicts of these pairs, judging the ones not judged yet in one batch."""
+        todo = [p for p in dict.fromkeys(pairs) if p not in self._known]
+        if todo:
+            self._known.update(zip(todo, self.ruleset.judge(self.board, todo), strict=True))
+        return [self._known[p] for p in pairs]
 
 
 @dataclass

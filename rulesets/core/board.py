@@ -61,6 +61,9 @@ class Board:
             state.on_table = spec.id in world.models
             self.models[spec.id] = state
         self._spare: dict[str, Any] = {}  # volumes of models taken off the table, by id
+        #: sight work shared by the judgements on this board, keyed by what it depends on
+        #: (model positions), so moves never read stale entries
+        self.sight_memo: dict[tuple, Any] = {}
 
     # ---- lookups ----------------------------------------------------------------------------
 

@@ -63,10 +63,17 @@ def memo_get(memo: dict | None, key: tuple, make: Callable[[], Any]) -> Any:
     return memo[key]
 
 
+def placed(board: Board, model: str) -> tuple:
+    """What a model's terrain and formation facts depend on: its id, place and facing."""
+    m = board.world.models.get(model)
+    return (model,) if m is None else (model, *map(float, m.position), float(m.facing))
+
+
 def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerView:
     """A FirerView from a Visibility, with forests the firer stands in left out (A10)."""
     firer = vis.observer or ""
-    own = memo_get(memo, ("under", firer), lambda: {e.id for e in pieces_under(board, firer)}) \
+    own = memo_get(memo, ("under", *placed(board, firer)),
+                   lambda: {e.id for e in pieces_under(board, firer)}) \
         if firer in board.models else set()
     forests = {k: v for k, v in vis.through.items()
                if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
@@ -130,7 +137,8 @@ def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str],
     for unit in board.unit_ids():
         if unit in (firing_unit, target_unit):
             continue
-        shape = memo_get(memo, ("formation", unit), lambda u=unit: formation(board, u))
+        key = ("formation", unit, *(placed(board, m) for m in board.unit_models(unit)))
+        shape = memo_get(memo, key, lambda u=unit: formation(board, u))
         if shape is None:
             continue
         hull, top = shape
@@ -154,7 +162,7 @@ def model_cover(board: Board, firing_unit: str, target: str,
     keeps the work that does not depend on the pair (pieces under a model, formations)."""
     views = [view_of(board, v, memo) for v in visibilities]
     cover = decide(board, target, views)
-    area = memo_get(memo, ("area", target), lambda: area_cover(board, target))
+    area = memo_get(memo, ("area", *placed(board, target)), lambda: area_cover(board, target))
     if area is not None and (cover.value is None or area[0] < cover.value):
         value, source, rule = area
         cover = Cover(True, value, "save", "area", source, rule, cover.obscured, None,

@@ -51,7 +51,7 @@ def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verd
                                   samples=samples))
     plain, ruled = sight_batch(board.world, pairs, queries)
     out = []
-    memo: dict = {}
+    memo = board.sight_memo
     for (f, t), geo, vis in zip(pairs, plain, ruled, strict=True):
         cover = cover_from_views(board, [f], t, [vis], memo=memo) if vis.visible else None
         if vis.visible:

@@ -40,7 +40,7 @@ def run(args) -> int:
         targets = [args.target]
     else:
         targets = [m.id for m in scene.models if m.id != args.observer]
-    reports = los_reports(scene, world, args.observer, targets)
+    reports = los_reports(scene, world, [(args.observer, t) for t in targets])
     if args.json:
         print_json(reports[0] if args.target is not None else reports)
     else:
@@ -48,15 +48,16 @@ def run(args) -> int:
     return 0
 
 
-def los_reports(scene: Scene, world: World, observer: str, targets: list[str]) -> list[dict]:
-    """One JSON-ready report per target from one call of the ruleset's judgement: the plain
+def los_reports(scene: Scene, world: World, pairs: list[tuple[str, str]]) -> list[dict]:
+    """One JSON-ready report per (observer, target) pair from one call of the ruleset's
+    judgement (`battlesight los` asks for one observer's pairs): the plain
     ray cast from the eye at the whole target (visible, visible_fraction, blockers, through,
     rays, samples: geometry, nothing skipped), base distances, and the rule's verdict under
     `verdict` (visible by the rule, seen_share that counts, geometric_share, cover, reason,
     rule, modifiers)."""
     ruleset = get_ruleset(scene.ruleset)
     board = Board(scene, world, ruleset)
-    verdicts = ruleset.judge(board, [(observer, t) for t in targets])
+    verdicts = ruleset.judge(board, list(pairs))
     return [report(scene, world, v) for v in verdicts]
 
 
