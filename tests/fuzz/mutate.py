@@ -79,9 +79,12 @@ def mutate_data(data: Any, rng: random.Random, count: int = 1) -> Any:
         if not slots:
             return rng.choice(ODD_VALUES)
         container, key = rng.choice(slots)
-        op = rng.choice(("odd", "odd", "odd", "scale", "delete", "duplicate", "unknown"))
+        op = rng.choice(("odd", "odd", "odd", "scale", "nudge", "nudge", "delete", "duplicate",
+                         "unknown"))
         value = container[key]
-        if op == "scale" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if op == "nudge":  # a small change: the scene often stays valid and reaches builders
+            container[key] = _nudged(value, rng)
+        elif op == "scale" and isinstance(value, (int, float)) and not isinstance(value, bool):
             container[key] = value * rng.choice(FACTORS)
         elif op == "scale" and isinstance(value, list) and value and all(
                 isinstance(v, (int, float)) for v in value):
@@ -97,6 +100,17 @@ def mutate_data(data: Any, rng: random.Random, count: int = 1) -> Any:
         else:
             container[key] = copy.deepcopy(rng.choice(ODD_VALUES))
     return data
+
+
+def _nudged(value: Any, rng: random.Random) -> Any:
+    """Numbers moved a little (times 0.5 to 1.5, or plus/minus up to 3), inside lists too."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, list)):
+        return value
+    if isinstance(value, list):
+        return [_nudged(v, rng) for v in value]
+    if rng.random() < 0.5:
+        return value * rng.uniform(0.5, 1.5)
+    return value + rng.uniform(-3, 3)
 
 
 BOMB = "".join(f"b{i}: &b{i} [{', '.join([f'*b{i - 1}'] * 9)}]\n" for i in range(1, 9))
