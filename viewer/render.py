@@ -191,16 +191,17 @@ def write_mp4(images: list[np.ndarray], path: Path, fps: float = 12.0) -> Path:
 def render_demo_pictures(world, scene, out_dir: str | Path, observer: str | None = None,
                          size: tuple[int, int] = (1920, 1080)) -> list[Path]:
     """The pictures `battlesight demo` shows: the scene's overview (iso) and one model's
-    sight lines (top view, with legend), as PNGs in out_dir. Returns their paths."""
+    sight lines (top view, with legend), as PNGs in out_dir, written when both are drawn.
+    Returns their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     name = (getattr(scene, "path", None) and Path(scene.path).stem) or "scene"
     observer = observer or next(iter(world.models), None)
     width, height = size
-    paths = [save_png(render_scene(world, scene, RenderSettings(width, height, "iso")),
-                      out / f"{name}_overview.png")]
+    pictures = {out / f"{name}_overview.png":
+                png_bytes(render_scene(world, scene, RenderSettings(width, height, "iso")))}
     if observer is not None:
         settings = RenderSettings(width, height, "top", los=observer)
-        paths.append(save_png(render_scene(world, scene, settings),
-                              out / f"{name}_los_{observer}.png"))
-    return paths
+        pictures[out / f"{name}_los_{observer}.png"] = png_bytes(
+            render_scene(world, scene, settings))
+    return write_outputs(pictures)  # both or neither
