@@ -278,3 +278,11 @@ def test_pure_python_loader_keeps_the_limits(text, words):
     start = time.perf_counter()
     problems = parse_yaml(text, "f", PyLineLoader)[1]
     assert words in problems[0].message and time.perf_counter() - start < 1.0
+
+
+def test_a_command_shows_at_most_50_problems(tmp_path, capsys):
+    path = write_scene(tmp_path, MINIMAL + "extra: [" + ", ".join([".nan"] * 120) + "]\n")
+    code, _, err = cli("los", str(path), "--from", "sgt", capsys=capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 51 and "70 more problems" in lines[-1]
+    assert all("extra[" in line and "not a finite number" in line for line in lines[:50])

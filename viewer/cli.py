@@ -35,6 +35,8 @@ COMMANDS = {
 }
 
 EXIT_BAD_INPUT = 2
+#: problems of a refused scene printed by a command (validate prints them all)
+MAX_PROBLEMS_SHOWN = 50
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,8 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(module.run(args) or 0)
     except SceneError as error:
-        for problem in error.problems:
+        for problem in error.problems[:MAX_PROBLEMS_SHOWN]:
             print(problem, file=sys.stderr)
+        if len(error.problems) > MAX_PROBLEMS_SHOWN:
+            print(f"battlesight {args.command}: ... and "
+                  f"{len(error.problems) - MAX_PROBLEMS_SHOWN:,} more problems "
+                  "(`battlesight validate` lists them all)", file=sys.stderr)
         return EXIT_BAD_INPUT
     except UsageError as error:
         print(shorten(f"battlesight {args.command}: {error}"), file=sys.stderr)
