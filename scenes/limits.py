@@ -51,6 +51,8 @@ MIN_GRID = 0.1
 MAX_GRID = 12.0
 #: frames of one turntable
 MAX_TURNTABLE_FRAMES = 720
+#: pixels of all a turntable's frames together (they are held in memory: 3 bytes each)
+MAX_TURNTABLE_PIXELS = 300_000_000
 #: pixels a side of a rendered picture
 MIN_IMAGE_SIDE = 16
 MAX_IMAGE_SIDE = 8192

@@ -227,6 +227,8 @@ def test_a_400_deep_mapping_is_refused_at_load_and_at_save(tmp_path):
     (["analyze", "--bench", "--layouts", "-4"], "--layouts"),
     (["render", str(DEMO), "--out", "x.gif", "--turntable", "100000"], "--turntable"),
     (["render", str(DEMO), "--out", "x.png", "--heatmap", "--grid", "inf"], "--grid"),
+    (["render", str(DEMO), "--out", "x.gif", "--turntable", "720", "--size", "8192x8192"],
+     "pixels"),
     (["render", str(DEMO), "--out", "x.png", "--size", "9" * 5000 + "x10"], "--size"),
     (["play", str(DEMO), "--actions", "a.yaml", "--seed", "-5"], "--seed"),
     (["bench", "--rays", "0"], "--rays"),

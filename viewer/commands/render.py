@@ -12,6 +12,7 @@ from pathlib import Path
 from battlesight.scenes.limits import (
     MAX_IMAGE_SIDE,
     MAX_TURNTABLE_FRAMES,
+    MAX_TURNTABLE_PIXELS,
     MIN_IMAGE_SIDE,
     shown,
 )
@@ -104,6 +105,12 @@ def check_args(args, scene) -> None:
         raise UsageError(f"--out must end in {' or '.join(allowed)}")
     if args.turntable is not None and not 1 <= args.turntable <= MAX_TURNTABLE_FRAMES:
         raise UsageError(f"--turntable N: N from 1 to {MAX_TURNTABLE_FRAMES}")
+    if args.turntable is not None:
+        width, height = parse_size(args.size)
+        if width * height * args.turntable > MAX_TURNTABLE_PIXELS:
+            raise UsageError(f"--turntable {args.turntable} at --size {width}x{height} is "
+                             f"{width * height * args.turntable:,} pixels (the limit is "
+                             f"{MAX_TURNTABLE_PIXELS:,}): use fewer frames or a smaller size")
     try:
         kind, model, target = parse_view(args.view)
     except ValueError as error:
