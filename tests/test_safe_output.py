@@ -206,3 +206,14 @@ def test_frames_are_written_all_or_none(tmp_path):
         "spin_000.png", "spin_001.png", "spin_002.png"]
     assert [p.name for p in save_frames(frames, tmp_path / "spin.gif")] == ["spin.gif"]
     assert not leftovers(tmp_path)
+
+
+def test_the_viewers_save_is_safe(targets, tmp_path):
+    from battlesight.viewer.editing import LayoutEditor
+
+    editor = LayoutEditor(load_scene(DEMO), grid=1.0)
+    with pytest.raises(UnsafeOutput):
+        editor.save(targets["link"])
+    assert_untouched(targets)
+    path = editor.save(tmp_path / "saved.yaml")
+    assert len(load_scene(path).models) == len(editor.scene.models)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from battlesight.geometry.plan import distance_to_edges, point_in_polygon, rotation_2d, signed_area
 from battlesight.rulesets.layout import SETUP, LayoutAnalysis, analyze_scene
-from battlesight.scenes import load_scene, save_scene
+from battlesight.scenes import save_scene
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.footprints import piece_footprint
 from battlesight.scenes.layout import piece_centre, rotated, translated
@@ -248,13 +248,13 @@ class LayoutEditor:
         return True
 
     def save(self, path: str | Path | None = None) -> Path:
-        """Write the scene (atomically) to path, default the file it came from, and read it
-        back through the validator. Returns the path."""
+        """Write the scene safely (``scenes.output``) to path, default the file it came from,
+        once the validator has accepted it as it would read it there. Returns the path."""
         target = Path(path) if path is not None else self.scene.path
         if target is None:
             raise ValueError("the scene has no file; give a path")
+        scene_from_dict(scene_to_dict(self.scene), str(target), scene_dir=target.parent)
         save_scene(self.scene, target)
-        load_scene(target)
         self.scene.path = target
         self.dirty = False
         self._emit(Change("save", None))
