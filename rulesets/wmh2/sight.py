@@ -239,7 +239,7 @@ def _judge(world: World, index: TerrainIndex, a: Body, b: Body, blockers: list[B
             along = np.where(cross, along, np.inf)
             first = np.argmin(along, axis=1)
             idx = np.flatnonzero(any_cross & ok)
-            stopped[idx] = [blockers[k].id for k in first[idx]]
+            stopped[idx] = np.array([m.id for m in blockers], dtype=object)[first[idx]]
         ok &= ~any_cross
     if not a.eyeless:
         sub = np.flatnonzero(ok)
@@ -288,9 +288,10 @@ def line_of_sight(world: World, all_bodies: dict[str, Body], observer: str, targ
         return Sight(observer, target, False, RULE_ARC, f"no point of {target}'s volume lies "
                      f"in {observer}'s front arc", in_arc=False, heights=heights)
     ok, stopped = result["ok"], result["stopped"]
-    counts: dict[str, int] = {}
-    for who in stopped[~ok]:
-        counts[who] = counts.get(who, 0) + 1
+    names, first_at, tally = np.unique(stopped[~ok].astype(str), return_index=True,
+                                       return_counts=True)
+    order = np.argsort(first_at)  # in the order the lines met them, as ties are broken
+    counts: dict[str, int] = {str(names[i]): int(tally[i]) for i in order}
     kinds = {k: world.kind_of(k) if (k in world.terrain or k in world.models) else
              ("terrain" if not k else "cloud") for k in counts}
     sight = Sight(observer, target, bool(ok.any()), RULE_LOS, "", None, len(ok),

@@ -194,7 +194,10 @@ class TerrainIndex:
         if len(area.footprint) < 3:
             return np.zeros(len(pts), dtype=bool)
         z_ok = (pts[:, 2] >= area.zmin - 1e-9) & (pts[:, 2] <= area.zmax + 1e-9)
-        return z_ok & point_in_polygon(pts[:, :2], area.footprint)
+        # sight lines repeat their end points: test each distinct point once
+        flat, back = np.unique(pts[:, 0] + 1j * pts[:, 1], return_inverse=True)
+        inside = point_in_polygon(np.column_stack([flat.real, flat.imag]), area.footprint)
+        return z_ok & inside[back.reshape(-1)]
 
     def footprint_gap(self, piece_id: str, center: np.ndarray, radius: float) -> float:
         """Plan distance from a base (centre, radius) to a piece's footprint (0 if overlapping)."""
