@@ -15,6 +15,7 @@ from battlesight.scenes import (
     validate_scene_file,
 )
 from battlesight.scenes import save as save_module
+from battlesight.scenes.limits import MAX_INT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -156,7 +157,9 @@ model_st = st.fixed_dictionaries(
     optional={"eye": st.floats(0.1, 0.5, allow_nan=False),
               "shape": st.sampled_from(["cylinder", "humanoid"]),
               "profile": st.text(min_size=1, max_size=12).filter(str.strip),
-              "notes": st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+              # whole numbers within the reader's limit (larger ones are refused on load)
+              "notes": st.recursive(st.none() | st.booleans()
+                                    | st.integers(-MAX_INT, MAX_INT) | st.text(),
                                     lambda c: st.lists(c, max_size=3)
                                     | st.dictionaries(st.text(max_size=5), c, max_size=3),
                                     max_leaves=6)})
