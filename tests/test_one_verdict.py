@@ -46,11 +46,12 @@ def test_picture_los_demo_and_window_agree_on_every_pair(path):
     scene, world = load(str(path))
     ids = [m.id for m in scene.models if m.id in world.models]
     player = {m.id: m.player for m in scene.models}
-    # (b) what `battlesight los --from A --json` builds, for every A and every other model
-    pairs = [(a, t) for a in ids for t in ids if t != a]
+    # every ordered pair the picture, the window and the demo table show: observer -> enemy
+    enemies = {a: [t for t in ids if player[t] != player[a]] for a in ids}
+    pairs = [(a, t) for a in ids for t in enemies[a]]
+    # (b) what `battlesight los --from A --json` builds for those pairs
     los = {p: r["verdict"] for p, r in zip(pairs, los_reports(scene, world, pairs),
                                           strict=True)}
-    enemies = {a: [t for t in ids if player[t] != player[a]] for a in ids}
     seen = {a: sum(los[(a, t)]["visible"] for t in enemies[a]) for a in ids}
     bad: list[str] = []
     with OffscreenRenderer(world, scene, 64, 64, "tiny") as renderer:
@@ -58,7 +59,7 @@ def test_picture_los_demo_and_window_agree_on_every_pair(path):
         # the view's one judgement (what the picture and the window read) judges every enemy
         # pair in one batch; test_verdicts_do_not_depend_on_the_batch shows batching changes
         # no verdict
-        renderer.view.judge([(a, t) for a in ids for t in enemies[a]])
+        renderer.view.judge(pairs)
         for a in ids:
             # (a) the picture: what `render --los A` sets up and draws
             apply_settings(renderer.view, RenderSettings(64, 64, "top", los=a))
