@@ -288,3 +288,26 @@ def test_a_command_shows_at_most_50_problems(tmp_path, capsys):
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 51 and "70 more problems" in lines[-1]
     assert all("extra[" in line and "not a finite number" in line for line in lines[:50])
+
+
+@pytest.mark.parametrize("points,seconds", [(20_000, 3.0), (100_000, 8.0)])
+def test_forests_with_too_many_points_are_refused_quickly(tmp_path, points, seconds):
+    corners = ", ".join(f"[{10 + (i % 200) * 0.1:.1f}, {10 + (i // 200) * 0.1:.1f}]"
+                        for i in range(points))
+    text = MINIMAL.replace("terrain:\n", "terrain:\n  - {id: f, type: forest, polygon: "
+                           f"[{corners}], height: 3}}\n")
+    start = time.perf_counter()
+    problems = validate_scene_file(write_scene(tmp_path, text))
+    assert problems and time.perf_counter() - start < seconds
+    assert all(len(str(p)) <= limits.MAX_MESSAGE for p in problems)
+
+
+def test_a_smaller_alias_bomb_in_actions_prints_short_lines(tmp_path, capsys):
+    small = write_scene(tmp_path, bomb_text(3) + "actions:\n  - {do: move, unit: tac-1, by: *a3}\n"
+                        "  - {do: move, unit: *a3}\n", "small.yaml")
+    code, out, err = cli("play", str(DEMO), "--actions", str(small), capsys=capsys)
+    assert code == 0 and err == "" and out.count("REFUSED") == 2
+    assert all(len(line) <= 300 for line in out.splitlines())
+    big = write_scene(tmp_path, bomb_text(6) + "actions:\n  - {do: move, unit: *a6}\n", "big.yaml")
+    code, out, err = cli("play", str(DEMO), "--actions", str(big), capsys=capsys)
+    assert code == 2 and "an alias counts as a copy" in one_line(err)
