@@ -2,10 +2,11 @@
 
 Line of sight is all-or-nothing: one straight line from A's volume in its front arc to B's
 volume that crosses no terrain, no base of an intervening model as large as B's, and no forest
-or cloud it may not cross (`sight.line_of_sight`). The share that counts is the share of the
-tested lines that pass. Against a ranged attack a visible target may have cover +4 or
-concealment +2 DEF, +2 when elevated, +2 more for Camouflage (`cover.defence`). Model volumes
-are the standard cylinders first (wmh2 §4); the plain shares of every pair are one batch.
+or cloud it may not cross (`sight.lines_of_sight`, every pair's lines in one batch). The share
+that counts is the share of the tested lines that pass. Against a ranged attack a visible
+target may have cover +4 or concealment +2 DEF, +2 when elevated, +2 more for Camouflage
+(`cover.defence`). Model volumes are the standard cylinders first (wmh2 §4); the plain shares
+of every pair are one batch.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from battlesight.rulesets.core.verdict import Modifier, Verdict
 from .bodies import bodies, standardise
 from .combat import clouds_of
 from .cover import defence
-from .sight import line_of_sight
+from .sight import lines_of_sight
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -32,8 +33,8 @@ def judge(board: Board, pairs: list[tuple[str, str]]) -> list[Verdict]:
     clouds = clouds_of(board)
     plain, _ = sight_batch(world, pairs, [])
     out = []
-    for (o, t), geo in zip(pairs, plain, strict=True):
-        sight = line_of_sight(world, bd, o, t, clouds)
+    sights = lines_of_sight(world, bd, pairs, clouds)
+    for (o, t), geo, sight in zip(pairs, plain, sights, strict=True):
         details = {k: v for k, v in sight.to_dict().items()
                    if k not in ("observer", "target", "visible_by_rule", "rule", "reason")}
         cover, modifiers = None, []

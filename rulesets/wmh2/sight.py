@@ -216,11 +216,18 @@ def _pairs(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(p, len(q), axis=0), np.tile(q, (len(p), 1))
 
 
-def _judge(world: World, index: TerrainIndex, a: Body, b: Body, blockers: list[Body],
-           clouds: list[Cloud], p: np.ndarray, q: np.ndarray) -> dict[str, Any]:
-    """Every step for every line (L = len(p)): which pass, and who stopped each line."""
-    n = len(p)
-    stopped = np.array([""] * n, dtype=object)
+def _judge_many(index: TerrainIndex, batch: list[tuple[Body, list[Body], np.ndarray,
+                                                     np.ndarray]],
+                clouds: list[Cloud]) -> list[dict[str, Any]]:
+    """Every step for every line of every pair of a batch (viewer, intervening models, line
+    starts, line ends): which pass and who stopped each. Terrain is one occlusion call (and
+    one first-hit call for the blocked lines) for the whole batch, forests and clouds one walk
+    each; bases are plan tests per pair."""
+    sizes = [len(p) for _, _, p, _ in batch]
+    bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
+    p = np.concatenate([p for _, _, p, _ in batch]) if batch else np.zeros((0, 3))
+    q = np.concatenate([q for _, _, _, q in batch]) if batch else np.zeros((0, 3))
+    stopped = np.array([""] * len(p), dtype=object)
     d, length = segments(p, q)
     start = p + d * END_TRIM
     span = np.maximum(length - 2 * END_TRIM, 0.0)
@@ -228,65 +235,94 @@ def _judge(world: World, index: TerrainIndex, a: Body, b: Body, blockers: list[B
     if hit.any():
         stopped[hit] = index.first_owner(start[hit], d[hit], span[hit])
     ok = ~hit
-    if blockers:
+    looks = np.zeros(len(p), dtype=bool)  # lines of viewers with eyes (forests, clouds)
+    for k, (a, blockers, _, _) in enumerate(batch):
+        lo, hi = bounds[k], bounds[k + 1]
+        looks[lo:hi] = not a.eyeless
+        if not blockers:
+            continue
+        pk, qk = p[lo:hi], q[lo:hi]
         centers = np.array([m.xy for m in blockers])
         radii = np.array([m.radius for m in blockers])
-        cross = crosses_discs(p, q, centers, radii)
+        cross = crosses_discs(pk, qk, centers, radii)
         any_cross = cross.any(axis=1)
         if any_cross.any():
             # the first base along the line is the one named
-            along = ((centers[None] - p[:, None, :2]) * (q - p)[:, None, :2]).sum(axis=2)
+            along = ((centers[None] - pk[:, None, :2]) * (qk - pk)[:, None, :2]).sum(axis=2)
             along = np.where(cross, along, np.inf)
             first = np.argmin(along, axis=1)
-            idx = np.flatnonzero(any_cross & ok)
-            stopped[idx] = np.array([m.id for m in blockers], dtype=object)[first[idx]]
-        ok &= ~any_cross
-    if not a.eyeless:
-        sub = np.flatnonzero(ok)
-        area_stop, who = _areas(index, p[sub], q[sub])
-        stopped[sub[area_stop]] = [w for w, s in zip(who, area_stop, strict=True) if s]
-        ok[sub[area_stop]] = False
-        sub = np.flatnonzero(ok)
-        cloud_stop, who = _clouds(clouds, p[sub], q[sub])
-        stopped[sub[cloud_stop]] = [w for w, s in zip(who, cloud_stop, strict=True) if s]
-        ok[sub[cloud_stop]] = False
-    return {"ok": ok, "stopped": stopped}
+            idx = np.flatnonzero(any_cross & ok[lo:hi])
+            stopped[lo + idx] = np.array([m.id for m in blockers], dtype=object)[first[idx]]
+        ok[lo:hi] &= ~any_cross
+    for stop_of in (lambda a, b: _areas(index, a, b), lambda a, b: _clouds(clouds, a, b)):
+        sub = np.flatnonzero(ok & looks)
+        stop, who = stop_of(p[sub], q[sub])
+        stopped[sub[stop]] = [w for w, x in zip(who, stop, strict=True) if x]
+        ok[sub[stop]] = False
+    return [{"ok": ok[bounds[k]:bounds[k + 1]], "stopped": stopped[bounds[k]:bounds[k + 1]]}
+            for k in range(len(batch))]
 
 
 def line_of_sight(world: World, all_bodies: dict[str, Body], observer: str, target: str,
                   clouds: list[Cloud] | None = None, step: float = ELEVATION_STEP,
                   dense: bool = True) -> Sight:
     """Can `observer` see `target` under the MK II rule (wmh2 §5.2)?"""
-    a, b = all_bodies[observer], all_bodies[target]
-    heights = (a.z, b.z)
-    if not a.faces(b):
-        return Sight(observer, target, False, RULE_ARC, f"{target} is entirely behind "
-                     f"{observer}'s shoulder line (outside its front arc)", in_arc=False,
-                     heights=heights)
+    return lines_of_sight(world, all_bodies, [(observer, target)], clouds, step, dense)[0]
+
+
+def lines_of_sight(world: World, all_bodies: dict[str, Body], pairs: list[tuple[str, str]],
+                   clouds: list[Cloud] | None = None, step: float = ELEVATION_STEP,
+                   dense: bool = True) -> list[Sight]:
+    """`line_of_sight` for many ordered pairs: the coarse lines of every pair in one batch,
+    then the dense lines of the pairs the coarse ones could not prove, in another."""
     index = terrain_index(world)
-    ignored: dict[str, str] = {}
-    blockers: list[Body] = []
-    for mid, m in all_bodies.items():
-        if mid in (observer, target) or not _near_corridor(a, b, m):
+    out: list[Sight | None] = [None] * len(pairs)
+    prep: dict[int, tuple[Body, Body, list[Body], dict[str, str]]] = {}
+    for i, (observer, target) in enumerate(pairs):
+        a, b = all_bodies[observer], all_bodies[target]
+        if not a.faces(b):
+            out[i] = Sight(observer, target, False, RULE_ARC, f"{target} is entirely behind "
+                           f"{observer}'s shoulder line (outside its front arc)",
+                           in_arc=False, heights=(a.z, b.z))
             continue
-        why = exemption(a, b, m, step)
-        if why is None:
-            blockers.append(m)
-        else:
-            ignored[mid] = why
-    result: dict[str, Any] = {}
-    p = q = np.zeros((0, 3))
+        ignored: dict[str, str] = {}
+        blockers: list[Body] = []
+        for mid, m in all_bodies.items():
+            if mid in (observer, target) or not _near_corridor(a, b, m):
+                continue
+            why = exemption(a, b, m, step)
+            if why is None:
+                blockers.append(m)
+            else:
+                ignored[mid] = why
+        prep[i] = (a, b, blockers, ignored)
+    found: dict[int, tuple[dict[str, Any], np.ndarray, np.ndarray]] = {}
+    pending = list(prep)
     for n_a, n_b, n_lv in (COARSE, DENSE) if dense else (COARSE,):
-        pts_a, pts_b = viewer_points(a, n_a, n_lv), target_points(a, b, n_b, n_lv)
-        if not len(pts_b):
-            break
-        p, q = _pairs(pts_a, pts_b)
-        result = _judge(world, index, a, b, blockers, clouds or [], p, q)
-        if result["ok"].any():
-            break
-    if not result:
-        return Sight(observer, target, False, RULE_ARC, f"no point of {target}'s volume lies "
-                     f"in {observer}'s front arc", in_arc=False, heights=heights)
+        batch, ids = [], []
+        for i in pending:
+            a, b, blockers, _ = prep[i]
+            pts_a, pts_b = viewer_points(a, n_a, n_lv), target_points(a, b, n_b, n_lv)
+            if len(pts_b):
+                p, q = _pairs(pts_a, pts_b)
+                batch.append((a, blockers, p, q))
+                ids.append(i)
+        for i, result, (_, _, p, q) in zip(ids, _judge_many(index, batch, clouds or []),
+                                           batch, strict=True):
+            found[i] = (result, p, q)
+        pending = [i for i in ids if not found[i][0]["ok"].any()]
+    for i, (a, b, _, ignored) in prep.items():
+        out[i] = _sight(world, pairs[i], a, b, ignored, *found[i]) if i in found else Sight(
+            pairs[i][0], pairs[i][1], False, RULE_ARC, f"no point of {pairs[i][1]}'s volume "
+            f"lies in {pairs[i][0]}'s front arc", in_arc=False, heights=(a.z, b.z))
+    return out
+
+
+def _sight(world: World, pair: tuple[str, str], a: Body, b: Body, ignored: dict[str, str],
+           result: dict[str, Any], p: np.ndarray, q: np.ndarray) -> Sight:
+    """The Sight of one pair from the judged lines: the line that proves it, or what stopped
+    every line."""
+    observer, target = pair
     ok, stopped = result["ok"], result["stopped"]
     names, first_at, tally = np.unique(stopped[~ok].astype(str), return_index=True,
                                        return_counts=True)
@@ -295,10 +331,9 @@ def line_of_sight(world: World, all_bodies: dict[str, Body], observer: str, targ
     kinds = {k: world.kind_of(k) if (k in world.terrain or k in world.models) else
              ("terrain" if not k else "cloud") for k in counts}
     sight = Sight(observer, target, bool(ok.any()), RULE_LOS, "", None, len(ok),
-                  int(ok.sum()), counts, kinds, ignored, True, heights)
+                  int(ok.sum()), counts, kinds, ignored, True, (a.z, b.z))
     if sight.visible:
-        best = _best_line(a, b, p[ok], q[ok])
-        sight.line = best
+        sight.line = _best_line(a, b, p[ok], q[ok])
         sight.reason = (f"a line from {observer}'s volume in its front arc reaches "
                         f"{target}'s volume crossing no terrain, no base of a {b.size_name} or "
                         f"larger intervening model and no forest or cloud it may not cross")
