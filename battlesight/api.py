@@ -25,6 +25,7 @@ import numpy as np
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.ruleset import Ruleset, get_ruleset
+from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes import load_scene, scene_from_dict
 from battlesight.scenes.build import build_world
@@ -39,11 +40,13 @@ if TYPE_CHECKING:
 SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
 
 
-def load(source: SceneSource) -> Battlefield:
+def load(source: SceneSource, *, strict: bool = False) -> Battlefield:
     """A Battlefield from a scene file's path, a dict in the scene format, or a Scene.
 
-    Bad input raises `battlesight.scenes.SceneError`, whose `problems` are the one-line
-    `FILE:LINE: KEY: message` reports that `battlesight validate` prints.
+    The scene passes the same gate as `battlesight validate` (the format, the builders, the
+    ruleset's rules data). Bad input raises `battlesight.scenes.SceneError`, whose `problems`
+    are the one-line `FILE:LINE: KEY: message` reports that `validate` prints; unknown keys
+    are kept as `Battlefield.warnings` (strict=True makes them errors, as `validate --strict`).
     """
     if isinstance(source, Scene):
         scene = source
@@ -51,7 +54,8 @@ def load(source: SceneSource) -> Battlefield:
         scene = scene_from_dict(source)
     else:
         scene = load_scene(Path(source))
-    return Battlefield(scene)
+    warnings = require_rules(scene, strict=strict)
+    return Battlefield(scene, warnings=[str(w) for w in warnings])
 
 
 @dataclass
@@ -100,11 +104,14 @@ class Battlefield:
     world:   the Embree world of terrain and model volumes (built on first use)
     ruleset: the scene's game system
     board:   the scene and world seen through the ruleset (profiles, wounds, outlines)
+    warnings: the unknown-key warnings of the scene (`FILE:LINE: KEY: message` lines)
     """
 
-    def __init__(self, scene: Scene, world: World | None = None):
+    def __init__(self, scene: Scene, world: World | None = None,
+                 warnings: list[str] | None = None):
         self.scene = scene
         self._world = world
+        self.warnings: list[str] = list(warnings or [])
 
     def __repr__(self) -> str:
         return (f"<Battlefield {self.scene.name!r} {self.scene.ruleset} "
