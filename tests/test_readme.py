@@ -1,0 +1,46 @@
+"""The README's promises: its Python example runs as printed, its first lines are the two
+commands."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+from tests.helpers import ROOT
+
+README = (ROOT / "README.md").read_text()
+
+
+def _python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README, flags=re.S)
+
+
+def test_the_python_example_runs_and_agrees_with_the_commands(monkeypatch):
+    blocks = _python_blocks()
+    assert len(blocks) == 1
+    code = blocks[0]
+    assert len(code.strip().splitlines()) == 5
+    monkeypatch.chdir(ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - our own README
+    share, reason, seen = out.getvalue().splitlines()
+    import battlesight
+
+    bf = battlesight.load(ROOT / "scenes/examples/wmh2_hills_forest.yaml")
+    verdict = bf.judge("stryker", "sorscha")
+    assert float(share) == bf.sight("stryker", "sorscha").visible_fraction
+    assert reason == verdict.reason and "ironclad" in reason
+    assert not verdict.visible and "sorscha" not in seen
+    assert eval(seen) == bf.who_sees_whom().seen_by("stryker")  # noqa: S307 - a printed list
+
+
+def test_the_readme_starts_with_the_two_commands():
+    first = re.search(r"```bash\n(.*?)```", README, flags=re.S)
+    assert first is not None and README.index(first.group(0)) < README.index("\n## ")
+    lines = first.group(1).strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].endswith("battlesight demo") and "pip install -q ." in lines[0]
+    assert " -e " not in lines[0]  # what a user installs: the real package, not a link
+    assert lines[1].endswith("pytest -q") and '-e ".[test]"' in lines[1]
