@@ -115,7 +115,7 @@ def test_scripted_turn_on_the_village_replays_from_its_seed():
     assert all(r.ok for r in r1), [r.reason for r in r1 if not r.ok]
     kinds = [e.kind for e in g1.log]
     shoot = [e for e in g1.log if e.kind == "shoot"][0]
-    assert shoot.data["cover"]["source"] == "hedge-1" and shoot.data["cover"]["value"] == 1
+    assert shoot.data["cover"]["source"] == "hedge-1" and shoot.data["cover"]["value"] == -1
     react = [e for e in g1.log if e.kind == "react"][0]
     assert react.data["reaction"] == "stand_and_shoot"
     assert [e for e in g1.log if e.kind == "stand_and_shoot"][0].data["fired"]

@@ -27,7 +27,7 @@ def test_w09_target_near_the_wood_edge_is_seen_with_soft_cover():
     b, line = _one([WOOD], (25, 21.5))
     assert line.visible and line.cover == 1 and line.cover_source == "wood"
     report = shooting.analyse(b, "s", "t")
-    assert report.cover.value == 1 and report.firers[0].need == 5  # 4 + soft cover
+    assert report.cover.value == -1 and report.firers[0].need == 5  # 4, -1 to hit: soft cover
 
 
 def test_w09_target_deeper_than_2_inches_is_not_a_target():

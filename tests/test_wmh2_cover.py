@@ -141,7 +141,7 @@ def test_verdict_keys_shares_and_cover():
     assert 0.0 < out.seen_share < 1.0  # the share of tested lines that pass the wall
     assert out.details["def_bonus"] == 4 and out.cover.value == 4
     assert out.cover.in_cover and out.cover.effect == "def"
-    assert [(m.name, m.value, m.text) for m in out.modifiers] == [("cover", 4, "+4 DEF")]
+    assert [(m.name, m.value, m.text) for m in out.modifiers] == [("cover (wall)", 4, "+4 DEF")]
     blocked = _judge(Sandbox().model("A", at(0)).model("C", at(5), 50)
                      .model("B", at(10), player=2), "A", "B")
     assert blocked.visible is False and blocked.details["line"] is None

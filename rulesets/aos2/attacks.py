@@ -5,6 +5,9 @@ Missile: the attacking model must see the target unit and have it in range (clos
 3D base to base), unless the whole unit is within the weapon's minimum range; a unit within 3"
 of enemies may only shoot at those (VIS-6). Melee: range only, no sight (§4.1 quote 4). A
 garrison is seen and measured through its feature (§5.3: -1 to hit, counts as in cover).
+Missile sight, the share seen and the cover of each attacker and target model come from the
+one sight verdict (`Ruleset.judge`, one batch for every pair); only garrisons and a charge's
+combat cover are judged here, the verdict knowing neither.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from battlesight.rulesets.core.report import chain, odds_keys
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import ReportHead
-from battlesight.rulesets.core.verdict import Modifier, cover_modifiers
+from battlesight.rulesets.core.verdict import Modifier, Verdict, cover_modifiers
 
 from . import cover, rules, sight
 from .warscroll import Warscroll, Weapon
@@ -147,7 +150,8 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
         return Report(unit, target, False, f"{unit} is within 3\" of {', '.join(near)}: it may "
                       "only shoot at units within 3\"", RULE_ENGAGED, [])
     t_garrison = ctx.garrisons.get(target)
-    seen = _seen(board, unit, attackers, targets, ctx) if ctx.missile else {}
+    verdicts = _verdicts(board, unit, attackers, targets, ctx)
+    seen = _seen(board, unit, attackers, targets, ctx, verdicts) if ctx.missile else {}
     t_prof: Warscroll = board.profile(targets[0])
     hit_mods = hit_modifiers(ctx.missile and look_out_sir(board, target),
                              ctx.missile and t_garrison is not None)
@@ -160,7 +164,7 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
                 continue
             line = AttackLine(a, w, sees=seen.get(a, []))
             report.firers.append(line)
-            _judge(board, line, unit, target, targets, ctx, t_prof, hit_mod)
+            _judge(board, line, unit, target, targets, ctx, t_prof, hit_mod, verdicts)
             if line.can_fire:
                 line.modifiers = [*hit_mods, *save_modifiers(line, ctx)]
     report.eligible = bool(report.firing)
@@ -170,8 +174,7 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
         report.reason = why[0] if why else (
             f"{unit} has no {kind} weapon {ctx.weapon!r}" if ctx.weapon is not None
             else f"{unit} has no {kind} weapons")
-    fr = sight.fractions(board, attackers, targets, ctx.samples) if ctx.missile and not \
-        t_garrison and unit not in ctx.garrisons else {}
+    fr = {pair: v.seen_share for pair, v in verdicts.items()}
     for t in targets:
         lines = [f for f in report.firing if t in f.sees or not ctx.missile]
         p_hit, p_wound, p_fail = chain(
@@ -187,8 +190,18 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
     return report
 
 
-def _seen(board: Board, unit: str, attackers: list[str], targets: list[str],
-          ctx: Context) -> dict[str, list[str]]:
+def _verdicts(board: Board, unit: str, attackers: list[str], targets: list[str],
+              ctx: Context) -> dict[tuple[str, str], Verdict]:
+    """The sight verdict of every attacker and target model pair of a missile attack between
+    units on the table, in one batch (none for melee or a garrison: seen through its feature)."""
+    if not ctx.missile or unit in ctx.garrisons or board.unit_of(targets[0]) in ctx.garrisons:
+        return {}
+    pairs = [(a, t) for a in attackers for t in targets]
+    return dict(zip(pairs, board.ruleset.judge(board, pairs, samples=ctx.samples), strict=True))
+
+
+def _seen(board: Board, unit: str, attackers: list[str], targets: list[str], ctx: Context,
+          verdicts: dict[tuple[str, str], Verdict]) -> dict[str, list[str]]:
     """Which target models each attacker sees (garrisons through their feature)."""
     t_piece, a_piece = ctx.garrisons.get(board.unit_of(targets[0])), ctx.garrisons.get(unit)
     if t_piece:
@@ -196,8 +209,7 @@ def _seen(board: Board, unit: str, attackers: list[str], targets: list[str],
                 for a in attackers}
     if a_piece:
         return {a: list(targets) for a in attackers}
-    vis = sight.visible_models(board, attackers, targets, ctx.samples)
-    return {a: sorted(vis[a]) for a in attackers}
+    return {a: sorted(t for t in targets if verdicts[(a, t)].visible) for a in attackers}
 
 
 def _distance(board: Board, a: str, targets: list[str], ctx: Context) -> float:
@@ -213,7 +225,8 @@ def _distance(board: Board, a: str, targets: list[str], ctx: Context) -> float:
 
 
 def _judge(board: Board, line: AttackLine, unit: str, target: str, targets: list[str],
-           ctx: Context, t_prof: Warscroll, hit_mod: int) -> None:
+           ctx: Context, t_prof: Warscroll, hit_mod: int,
+           verdicts: dict[tuple[str, str], Verdict]) -> None:
     w = line.weapon
     if ctx.missile and not line.sees:
         line.reason = f"{line.model} cannot see {target} ({sight.RULE_SEE})"
@@ -228,9 +241,13 @@ def _judge(board: Board, line: AttackLine, unit: str, target: str, targets: list
                            for t in targets):
         line.reason = f"{target} is wholly within {w.name}'s minimum range {w.min_range:g}\""
         return
-    line.cover = cover.save_bonus(board, line.model, target, missile=ctx.missile,
-                                  combat_after_charge=ctx.combat_after_charge,
-                                  garrisoned=target in ctx.garrisons)
+    judged = verdicts.get((line.model, line.sees[0])) if line.sees else None
+    if judged is not None and judged.cover is not None and not ctx.combat_after_charge:
+        line.cover = judged.cover  # the verdict: this attacker's missiles at the target unit
+    else:
+        line.cover = cover.save_bonus(board, line.model, target, missile=ctx.missile,
+                                      combat_after_charge=ctx.combat_after_charge,
+                                      garrisoned=target in ctx.garrisons)
     line.need_hit = rules.roll_need(w.to_hit, hit_mod)
     line.need_wound = rules.roll_need(w.to_wound)
     line.need_save = rules.save_need(t_prof.save, w.rend, line.cover.value or 0)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from battlesight.rulesets.core.ruleset import sight_batch
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Verdict, cover_modifiers
+from battlesight.rulesets.core.verdict import Modifier, Verdict, cover_modifiers
 
 from .sight import RULE_COVER, Line, _judge_all, in_arc_lines, is_woods, rule_queries
 
@@ -36,6 +36,14 @@ def line_cover(board: Board, line: Line) -> Cover | None:
                  [f"{name} cover: the worst piece on at least half of the lines that pass"])
 
 
+def hit_modifiers(cover: Cover | None) -> list[Modifier]:
+    """The to-hit modifier a cover verdict gives ('soft cover' -1, 'hard cover' -2), the one
+    list both the verdict and the shooting report show."""
+    if cover is None or not cover.in_cover or not cover.value:
+        return []
+    return cover_modifiers(cover, f"{COVER_NAMES[-int(cover.value)]} cover")
+
+
 def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verdict]:
     """One Verdict per (firer, target)."""
     lines, todo = in_arc_lines(board, pairs)
@@ -46,8 +54,7 @@ def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verd
     for (f, t), geo in zip(pairs, plain, strict=True):
         line = lines[(f, t)]
         cover = line_cover(board, line)
-        name = COVER_NAMES.get(line.cover, "")
-        modifiers = cover_modifiers(cover, f"{name} cover") if cover is not None else []
+        modifiers = hit_modifiers(cover)
         reason = line.reason if not line.visible else (
             f"{t} is in {f}'s arc and {line.rule_fraction:.0%} of the lines from its eye pass "
             f"terrain, troops, obstacles and woods")

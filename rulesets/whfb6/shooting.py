@@ -3,22 +3,25 @@ needed with the 7+ chain, S vs T, saves modified by Strength, and rolling it out
 
 Only the front rank fires, the first two on a hill, every skirmisher (§4.2 LV-5, LV-6). A firer
 fires if it sees a target model in its arc; range is measured base to base (square bases) to
-the closest model it sees; beyond the maximum its shots miss (§8.1). The cover modifier is one
-per unit, the worst that at least half the visible target models are behind (§5.1, [AMB]).
+the closest model it sees; beyond the maximum its shots miss (§8.1). Sight and each target
+model's cover come from the one sight verdict (`Ruleset.judge`, one batch for every firer and
+target pair); the cover modifier is one per unit, built from those verdicts: the worst that at
+least half the visible target models are behind (§5.1, [AMB]), -1 soft or -2 hard to hit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core import report as core_report
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import ReportHead
-from battlesight.rulesets.core.verdict import Modifier
+from battlesight.rulesets.core.verdict import Modifier, Verdict
 
 from . import sight, tables
+from .judge import hit_modifiers as cover_hit_modifiers
 from .profile import Profile, Weapon
 
 if TYPE_CHECKING:
@@ -101,17 +104,28 @@ def pick_weapon(profile: Profile, choice: str | None) -> Weapon | None:
     return ranged[0] if ranged else None
 
 
-def unit_cover(lines: dict[str, int], sources: dict[str, str | None]) -> Cover:
-    """One modifier for the unit: the worst that at least half its visible models have."""
-    if not lines:
+def model_cover(verdicts: list[Verdict]) -> Cover | None:
+    """A target model's cover against the firing unit: the worst of its cover verdicts from the
+    firers that see it (None when none sees it)."""
+    covers = [v.cover for v in verdicts if v.visible and v.cover is not None]
+    if not covers:
+        return None
+    return min(covers, key=lambda c: c.value if c.in_cover and c.value else 0)
+
+
+def unit_cover(covers: dict[str, Cover]) -> Cover:
+    """One modifier for the unit, from each visible model's cover (`model_cover`): the worst
+    that at least half of them have (-2 hard, then -1 soft to hit); the cover verdict of a
+    model that has it, noting how many models are behind cover."""
+    if not covers:
         return Cover.none(sight.RULE_COVER)
-    for value in (2, 1):
-        have = [m for m, v in lines.items() if v >= value]
-        if len(have) * 2 >= len(lines):
-            src = next((sources[m] for m in have if lines[m] == value), None)
-            return Cover(True, value, effect="to_hit", kind="soft" if value == 1 else "hard",
-                         source=src, rule=sight.RULE_COVER,
-                         notes=[f"{len(have)} of {len(lines)} visible models behind cover"])
+    for value in (-2, -1):
+        have = [m for m, c in covers.items() if c.in_cover and (c.value or 0) <= value]
+        if len(have) * 2 >= len(covers):
+            pick = next(covers[m] for m in have if covers[m].value == value)
+            return replace(pick, notes=[*pick.notes,
+                                        f"{len(have)} of {len(covers)} visible models behind "
+                                        "cover"])
     return Cover.none(sight.RULE_COVER)
 
 
@@ -127,17 +141,16 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
         return Report(unit, target, False, "cannot shoot at a friendly unit", RULE_TARGET,
                       [], [])
     front = shooting_ranks(board, unit, models, ctx.files)
-    lines = sight.look(board, [(f, t) for f in front for t in targets], ctx.samples)
+    pairs = [(f, t) for f in front for t in targets]
+    lines = dict(zip(pairs, board.ruleset.judge(board, pairs, samples=ctx.samples),
+                     strict=True))
     report = Report(unit, target, False, "", RULE_TARGET, [], [])
     t_profile: Profile = board.profile(targets[0])
     for m in models:
         report.firers.append(_firer(board, m, m in front, targets, lines, ctx))
     seen = {t: [f for f in front if lines[(f, t)].visible] for t in targets}
-    covers = {t: max(lines[(f, t)].cover for f in fs) for t, fs in seen.items() if fs}
-    sources = {t: next((lines[(f, t)].cover_source for f in fs
-                        if lines[(f, t)].cover == covers[t]), None)
-               for t, fs in seen.items() if fs}
-    report.cover = unit_cover(covers, sources)
+    covers = {t: model_cover([lines[(f, t)] for f in fs]) for t, fs in seen.items() if fs}
+    report.cover = unit_cover({t: c for t, c in covers.items() if c is not None})
     skirmish = t_profile.skirmisher or (len(targets) == 1 and t_profile.has("character"))
     for ln in report.firers:
         if not ln.in_range:
@@ -145,7 +158,7 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
         p: Profile = board.profile(ln.model)
         ln.need = tables.shooting_need(
             p.stat("BS", 0) or 0, moved=ctx.moved, long_range=ln.band == "long",
-            charging=ctx.charging, skirmish_or_single=skirmish, cover=report.cover.value or 0,
+            charging=ctx.charging, skirmish_or_single=skirmish, cover=-(report.cover.value or 0),
             large=t_profile.large)
         ln.modifiers = hit_modifiers(ctx, ln.band == "long", skirmish, report.cover,
                                      t_profile.large)
@@ -172,15 +185,14 @@ def hit_modifiers(ctx: ShotContext, long_range: bool, skirmish_or_single: bool, 
         ("moved", ctx.moved), ("long range", long_range),
         ("stand and shoot at chargers", ctx.charging),
         ("skirmishers or a lone character", skirmish_or_single)) if applies]
-    if cover.in_cover and cover.value:
-        out.append(Modifier(f"{cover.kind} cover", -int(cover.value), cover.rule, "to_hit"))
+    out.extend(cover_hit_modifiers(cover))
     if large:
         out.append(Modifier("large target", 1, "whfb6 §4.2 LV-7", "to_hit"))
     return out
 
 
 def _firer(board: Board, m: str, in_front: bool, targets: list[str],
-           lines: dict[tuple[str, str], sight.Line], ctx: ShotContext) -> FirerLine:
+           lines: dict[tuple[str, str], Verdict], ctx: ShotContext) -> FirerLine:
     profile: Profile = board.profile(m)
     w = pick_weapon(profile, ctx.weapon)
     ln = FirerLine(m, w)
@@ -238,9 +250,9 @@ def unsaved_given_hit(board: Board, ln: FirerLine, target: str) -> Fraction:
 
 
 def _target_line(board: Board, report: Report, t: str,
-                 lines: dict[tuple[str, str], sight.Line], seers: list[str]) -> TargetLine:
+                 lines: dict[tuple[str, str], Verdict], seers: list[str]) -> TargetLine:
     firing = [ln for ln in report.firing if t in ln.sees]
-    frac = max((lines[(f, t)].visible_fraction for f in seers), default=0.0)
+    frac = max((lines[(f, t)].seen_share for f in seers), default=0.0)
     dist = min((sight.gap(board, ln.model, t) for ln in report.firers), default=0.0)
     line = TargetLine(t, bool(seers), frac, report.cover, dist, bool(firing))
     parts = []

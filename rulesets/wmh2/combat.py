@@ -160,8 +160,11 @@ def engaged_by(board: Board, model: str, all_bodies: dict[str, Body] | None = No
 
 
 def plan_attack(board: Board, attacker: str, target: str, weapon: Weapon | None,
-                ctx: AttackContext | None = None) -> AttackPlan:
-    """The attack of `attacker` with `weapon` on `target`, without rolling."""
+                ctx: AttackContext | None = None, *, sight: Sight | None = None,
+                ranged_defence: Defence | None = None) -> AttackPlan:
+    """The attack of `attacker` with `weapon` on `target`, without rolling. `sight` and
+    `ranged_defence`: the pair's sight and DEF bonus from the sight verdict
+    (`judge.judge_with`), used instead of judging them again."""
     ctx = ctx or AttackContext()
     kind = "magic" if ctx.magic else ("melee" if weapon and weapon.melee else "ranged")
     plan = AttackPlan(attacker, target, weapon, kind, auto_rules=ctx.auto_rules,
@@ -181,19 +184,21 @@ def plan_attack(board: Board, attacker: str, target: str, weapon: Weapon | None,
             plan.legal, plan.reason = False, (f"{target} is not in {attacker}'s melee range "
                                               f"({weapon.rng:g}\" in its front arc)")
     else:
-        plan.sight = line_of_sight(board.world, bd, attacker, target, clouds_of(board))
+        plan.sight = sight if sight is not None else line_of_sight(
+            board.world, bd, attacker, target, clouds_of(board))
         plan.in_range = plan.distance <= weapon.rng + TOL
         if not plan.sight.visible:
             plan.legal, plan.reason, plan.rule = False, plan.sight.reason, plan.sight.rule
         elif engaged_by(board, attacker, bd) and not ap.has("gunfighter"):
             plan.legal, plan.reason = False, f"{attacker} is in melee: no ranged attacks"
-    _attack_roll(board, plan, ap, tp, a, b, ctx, bd)
+    _attack_roll(board, plan, ap, tp, a, b, ctx, bd,
+                 ranged_defence if kind == "ranged" else None)
     _damage_roll(board, plan, ap, tp, a, b, ctx)
     return plan
 
 
 def _attack_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Body, b: Body,
-                 ctx: AttackContext, bd: dict[str, Body]) -> None:
+                 ctx: AttackContext, bd: dict[str, Body], given: Defence | None = None) -> None:
     stat = {"melee": "MAT", "ranged": "RAT", "magic": "FOC"}[plan.kind]
     if plan.kind == "magic" and ap.type == "warlock":
         stat = "FURY"
@@ -246,16 +251,14 @@ def _attack_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
         set_to.append(7)
     if plan.kind == "melee" and (status.get("stationary") or status.get("knocked_down")):
         plan.auto_hit = "knocked down or stationary: melee attacks hit automatically"
-    plan.defence = defence(board.world, a, b, plan.kind, clouds=clouds_of(board),
-                           camouflage=tp.has("camouflage"))
+    plan.defence = given if given is not None else defence(
+        board.world, a, b, plan.kind, clouds=clouds_of(board), camouflage=tp.has("camouflage"))
     plan.defense = current(board, plan.target, "DEF", set_to=tuple(set_to),
                            bonus=plan.defence.total)
     if set_to:
         plan.modifiers.append(Modifier("stationary, knocked down or stalled: base DEF",
                                        min(set_to), "wmh2 §9.1", "base_def"))
-    plan.modifiers.extend(
-        Modifier(str(part["kind"]) + (f" ({part['source']})" if part.get("source") else ""),
-                 int(part["value"]), str(part["rule"]), "def") for part in plan.defence.parts)
+    plan.modifiers.extend(plan.defence.modifiers())
 
 
 def _damage_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Body, b: Body,

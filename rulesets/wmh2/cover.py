@@ -16,6 +16,7 @@ from battlesight.geometry.plan import point_in_polygon
 from battlesight.geometry.ray import segments
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.ruling import Cover
+from battlesight.rulesets.core.verdict import Modifier
 
 from .bodies import Body
 from .rules import COVER_REACH, ELEVATION_STEP, ELEVATION_TOL, TOL
@@ -48,6 +49,12 @@ class Defence:
                      [f"+{p['value']} {p['kind']}" + (f" ({p['source']})" if p.get("source")
                                                       else "") for p in self.parts]
                      + list(self.notes))
+
+    def modifiers(self) -> list[Modifier]:
+        """Each DEF bonus as a listed modifier ('cover (wall)' +4, rule wmh2 §6): the one list
+        the sight verdict and an attack plan both show."""
+        return [Modifier(str(p["kind"]) + (f" ({p['source']})" if p.get("source") else ""),
+                         int(p["value"]), str(p["rule"]), "def") for p in self.parts]
 
     def to_dict(self) -> dict[str, Any]:
         return {"def_bonus": self.total, "parts": list(self.parts),

@@ -14,19 +14,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from battlesight.rulesets.core.ruleset import sight_batch
-from battlesight.rulesets.core.verdict import Modifier, Verdict
+from battlesight.rulesets.core.verdict import Verdict
 
 from .bodies import bodies, standardise
 from .combat import clouds_of
-from .cover import defence
-from .sight import lines_of_sight
+from .cover import Defence, defence
+from .sight import Sight, lines_of_sight
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
 
 
-def judge(board: Board, pairs: list[tuple[str, str]]) -> list[Verdict]:
-    """One Verdict per (observer, target)."""
+def judge_with(board: Board, pairs: list[tuple[str, str]]
+               ) -> list[tuple[Verdict, Sight, Defence | None]]:
+    """One Verdict per (observer, target), with the MK II sight behind it and the DEF bonus of
+    a ranged attack (None when not visible): what `judge` returns and what an attack plan of
+    `battlesight shoot` is given, so both judge a pair once, the same way."""
     world = board.world
     standardise(world)
     bd = bodies(board)
@@ -37,15 +40,20 @@ def judge(board: Board, pairs: list[tuple[str, str]]) -> list[Verdict]:
     for (o, t), geo, sight in zip(pairs, plain, sights, strict=True):
         details = {k: v for k, v in sight.to_dict().items()
                    if k not in ("observer", "target", "visible_by_rule", "rule", "reason")}
-        cover, modifiers = None, []
+        cover, modifiers, bonus = None, [], None
         if sight.visible:
             bonus = defence(world, bd[o], bd[t], "ranged", clouds=clouds,
                             camouflage=board.profile(t).has("camouflage"))
             cover = bonus.to_cover(o)
-            modifiers = [Modifier(p["kind"], p["value"], p["rule"], "def") for p in bonus.parts]
+            modifiers = bonus.modifiers()
             details["def_bonus"] = bonus.total
         share = sight.clear / sight.lines if sight.visible and sight.lines else 0.0
-        out.append(Verdict(o, t, sight.visible, share, geo.visible_fraction, sight.reason,
-                           sight.rule, cover, dict(geo.blockers), modifiers, details,
-                           visibility=geo))
+        out.append((Verdict(o, t, sight.visible, share, geo.visible_fraction, sight.reason,
+                            sight.rule, cover, dict(geo.blockers), modifiers, details,
+                            visibility=geo), sight, bonus))
     return out
+
+
+def judge(board: Board, pairs: list[tuple[str, str]]) -> list[Verdict]:
+    """One Verdict per (observer, target)."""
+    return [verdict for verdict, _, _ in judge_with(board, pairs)]

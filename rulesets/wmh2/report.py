@@ -1,5 +1,7 @@
 """The MK II `shooting_report` for `battlesight shoot` (the same keys as the other rulesets',
-plus `expected_damage`); sight verdicts come from `judge`.
+plus `expected_damage`). Sight, the share that counts and the DEF bonus of every firer and
+target pair come from the one sight verdict (`judge.judge_with`, one batch), and each attack
+plan is given them instead of judging them again.
 """
 
 from __future__ import annotations
@@ -7,24 +9,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from battlesight.geometry.visibility import SightQuery, visibility_many
-from battlesight.geometry.world import World
 from battlesight.rulesets.core.report import label_profiles, odds_keys
+from battlesight.rulesets.core.ruling import Cover
 
-from .bodies import Body, bodies, standardise
+from .bodies import standardise
 from .combat import AttackContext, plan_attack
+from .cover import RULE_COVER
+from .judge import judge_with
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
-
-def seen_share(world: World, a: Body, target: str, samples: int = 400) -> float:
-    """Share of the target's standard volume seen from the top centre of a's volume, through
-    terrain only (models never block in 3D under this rule)."""
-    eye = np.array([a.xy[0], a.xy[1], a.top - 1e-3], dtype=float)
-    skip = tuple(m for m in world.models if m not in (a.id, target))
-    q = SightQuery(a.id, target, eye=eye, skip=skip, samples=samples)
-    return float(visibility_many(world, [q])[0].visible_fraction)
 
 
 def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None = None,
@@ -34,7 +28,8 @@ def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None 
     `moved`) against DEF after cover, concealment and elevation; p_wound: a hit deals at least
     one damage point; p_save_fail: 1 (MK II has no saves); modifiers: aiming and every other
     attack roll and DEF modifier, each with its rule. expected_unsaved: expected hits that
-    deal damage; expected_damage: expected damage points."""
+    deal damage; expected_damage: expected damage points. `samples` is not used: the MK II
+    rule tests lines between volumes, not silhouette samples."""
     standardise(board.world)
     models, targets = board.unit_models(unit), board.unit_models(target)
     out: dict[str, Any] = {"unit": unit, "target": target, "eligible": False, "reason": "",
@@ -44,13 +39,17 @@ def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None 
     if not models or not targets:
         out["reason"] = f"unit {unit if not models else target!r} has no models on the table"
         return out
+    pairs = [(f, t) for f in models for t in targets]
+    judged = dict(zip(pairs, judge_with(board, pairs), strict=True))
     plans = {}
     for f in models:
         profile = board.profile(f)
         w = profile.weapon(weapon) if weapon else (profile.ranged_weapons() or [None])[0]
         for t in targets:
             if w is not None and not w.melee:
-                plans[(f, t)] = plan_attack(board, f, t, w, AttackContext(aimed=not moved))
+                _, sight, bonus = judged[(f, t)]
+                plans[(f, t)] = plan_attack(board, f, t, w, AttackContext(aimed=not moved),
+                                            sight=sight, ranged_defence=bonus)
     total_hits = Fraction(0)
     total_damage = Fraction(0)
     for f in models:
@@ -77,16 +76,13 @@ def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None 
     for t in targets:
         firer = (seen_by[t] or [None])[0]
         p = plans.get((firer, t)) if firer else None
-        any_plan = next((pl for (f, tt), pl in plans.items() if tt == t), None)
-        cov = (p or any_plan).defence.to_cover(firer) if (p or any_plan) else None
-        share = seen_share(board.world, bodies(board, [firer])[firer], t, samples) \
-            if firer else 0.0
+        verdict = judged[(firer, t)][0] if firer else None
+        cov = verdict.cover if verdict is not None and verdict.cover is not None else Cover(
+            False, None, "def", rule=RULE_COVER)
         out["targets"].append({
-            "model": t, "visible": bool(seen_by[t]), "visible_fraction": round(share, 4),
-            "cover": {"in_cover": bool(cov and cov.in_cover), "value": cov.value if cov else
-                      None, "effect": "def", "source": cov.source if cov else None,
-                      "rule": cov.rule if cov else "", "kind": cov.kind if cov else "none",
-                      "notes": cov.notes if cov else []},
+            "model": t, "visible": bool(seen_by[t]),
+            "visible_fraction": round(verdict.seen_share, 4) if verdict is not None else 0.0,
+            "cover": cov.to_dict(),
             "save": None, "distance": round(p.distance, 3) if p else None,
             "in_range": bool(p and p.in_range), "facing": None,
             "def": p.defense if p else None, "arm": p.armour if p else None,
