@@ -175,19 +175,31 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
             f"{unit} has no {kind} weapon {ctx.weapon!r}" if ctx.weapon is not None
             else f"{unit} has no {kind} weapons")
     fr = {pair: v.seen_share for pair, v in verdicts.items()}
+    armed = list(dict.fromkeys(f.model for f in report.firers))
     for t in targets:
         lines = [f for f in report.firing if t in f.sees or not ctx.missile]
         p_hit, p_wound, p_fail = chain(
             (f.weapon.attacks_dist().mean(), f.p_hit, f.p_wound, f.p_save_fail) for f in lines)
         report.targets.append({
             "model": t, "visible": any(t in f.sees for f in report.firers) or not ctx.missile,
-            "visible_fraction": round(max((fr.get((a, t), 0.0) for a in attackers),
+            "visible_fraction": round(max((fr.get((a, t), 0.0) for a in armed),
                                           default=0.0), 4),
-            "cover": (lines[0].cover if lines else Cover.none()).to_dict(),
+            "cover": _target_cover(t, lines, report.firers, verdicts).to_dict(),
             "distance": round(min(_distance(board, a, [t], ctx) for a in attackers), 3),
             "in_range": bool(lines),
             **odds_keys(p_hit, p_wound, p_fail, [m for f in lines for m in f.modifiers])})
     return report
+
+
+def _target_cover(t: str, lines: list[AttackLine], attackers: list[AttackLine],
+                  verdicts: dict[tuple[str, str], Verdict]) -> Cover:
+    """A target model's cover: that of the first attack on it, else the verdict of the first
+    attacker that sees it (none attacks it: out of range), else none."""
+    if lines:
+        return lines[0].cover
+    seer = next((a.model for a in attackers if t in a.sees and (a.model, t) in verdicts), None)
+    judged = verdicts[(seer, t)].cover if seer is not None else None
+    return judged if judged is not None else Cover.none()
 
 
 def _verdicts(board: Board, unit: str, attackers: list[str], targets: list[str],

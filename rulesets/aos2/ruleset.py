@@ -85,8 +85,10 @@ class AOS2(HookedRuleset):
                                 missile=bool(context.get("missile", True)))
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
-                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
-        ctx = attacks.Context(samples=max(16, min(samples, 120)), weapon=weapon or None)
+                        moved: bool = False, samples: int | None = None) -> dict[str, Any]:
+        """`samples`: per sight point (16 to 120); default the verdict's own, as `los` uses."""
+        ctx = attacks.Context(samples=max(16, min(samples, 120)) if samples
+                              else sight.SAMPLES_JUDGED, weapon=weapon or None)
         return label_profiles(board, attacks.analyse(board, unit, target, ctx).to_dict())
 
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,

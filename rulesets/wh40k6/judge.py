@@ -23,9 +23,13 @@ if TYPE_CHECKING:
 
 
 def cover_from_views(board: Board, firers: list[str], target: str, views: list[Visibility], *,
-                     gone_to_ground: bool = False, memo: dict | None = None) -> Cover:
-    """Cover of `target` against firers of one unit, from their rule views of it (§5, §5.9);
-    memo shares the per-model work between the pairs of one call."""
+                     gone_to_ground: bool = False, stealth: bool = False,
+                     shrouded: bool = False, memo: dict | None = None) -> Cover:
+    """Cover of `target` against firers of one unit, from their rule views of it (§5, §5.9):
+    the one cover function of the verdict (one firer) and of a shooting attack (the unit's
+    firers, A2: a firer that cannot see the model counts too; a vehicle: the firers able to
+    hurt it, by majority). `stealth` / `shrouded` add to the target's own rules (night
+    fighting, §8.12); memo shares the per-model work between the pairs of one call."""
     from .cover import model_cover, with_modifiers
     from .vehicles import facing_view, vehicle_cover
 
@@ -34,11 +38,20 @@ def cover_from_views(board: Board, firers: list[str], target: str, views: list[V
         return vehicle_cover(board, target, [facing_view(board, target, v) for v in views])
     cover = model_cover(board, board.unit_of(firers[0]), target, views, memo)
     return with_modifiers(board, cover, gone_to_ground=gone_to_ground,
-                          stealth=profile.has("stealth"), shrouded=profile.has("shrouded"))
+                          stealth=stealth or profile.has("stealth"),
+                          shrouded=shrouded or profile.has("shrouded"))
 
 
 def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verdict]:
     """One Verdict per (firer, target): visible when any body sample is seen from the eye."""
+    return judge_views(board, pairs, samples)[0]
+
+
+def judge_views(board: Board, pairs: list[tuple[str, str]], samples: int
+                ) -> tuple[list[Verdict], dict[tuple[str, str], Visibility]]:
+    """The verdicts of `judge` and the rule view behind each (eye to body, past the models
+    that may not block): a shooting attack builds its per-unit cover from these same views
+    with `cover_from_views`, so that sight and cover are judged once, one way."""
     parts = {t: target_parts(board, t) for t in dict.fromkeys(t for _, t in pairs)}
     eyes = {f: sight_origin(board, f) for f in dict.fromkeys(f for f, _ in pairs)}
     skips: dict[tuple[str, str], tuple[str, ...]] = {}
@@ -68,4 +81,4 @@ def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verd
                 "ignored_models": [m for m in skips[(board.unit_of(f), t)] if m != f],
                 "obscured": round(vis.obscured_fraction, 4),
             }, visibility=geo))
-    return out
+    return out, dict(zip(pairs, ruled, strict=True))

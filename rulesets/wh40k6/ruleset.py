@@ -130,11 +130,13 @@ class WH40K6(Ruleset):
         return judge(board, list(pairs), int(samples or self.samples))
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
-                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+                        moved: bool = False, samples: int | None = None) -> dict[str, Any]:
+        """`samples`: per sight line; default the verdict's own (`judge`), as `los` uses."""
         from .shooting import ShotContext, analyse
 
         return label_profiles(board, analyse(
-            board, unit, target, ShotContext(weapon=weapon, moved=moved, samples=samples)
+            board, unit, target,
+            ShotContext(weapon=weapon, moved=moved, samples=int(samples or self.samples))
         ).to_dict())
 
     # ---- game -------------------------------------------------------------------------------

@@ -1,10 +1,13 @@
-"""Shooting analysis: who may fire, what they see, range, cover and exact per-attack odds
-(wh40k6 §4.2, §8.1-§8.6). `analyse` is pure (no dice); `resolve` rolls it out.
+"""Shooting analysis: who may fire, what they see, range, cover and exact per-attack odds (wh40k6
+§4.2, §8.1-§8.6). `analyse` is pure (no dice); `resolve` rolls it out.
 
 A firer fires only if it sees at least one target model; its range is measured to the closest
-model it can see (§4.1 quote 3). Cover is judged per target model from the models actually
-firing. Probabilities are exact Fractions; `expected_unsaved` follows the allocation order
-(closest visible, in-range model first; a model keeps taking wounds until removed).
+model it can see (§4.1 quote 3). Sight comes from the one sight verdict (`judge`, one batch for
+every firer and target model pair); cover is judged per target model from the rule views of the
+models actually firing, by the verdict's cover function (`judge.cover_from_views`): the best of
+the per-firer covers, a blind firer counting too (A2). Probabilities are exact Fractions;
+`expected_unsaved` follows the allocation order (closest visible, in-range model first; a model
+keeps taking wounds until removed).
 """
 
 from __future__ import annotations
@@ -17,12 +20,11 @@ from typing import TYPE_CHECKING, Any
 from battlesight.rulesets.core import report as core_report
 from battlesight.rulesets.core.dice import Dist, d3, d6, nd6
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Modifier, cover_modifiers
+from battlesight.rulesets.core.verdict import Modifier, Verdict, cover_modifiers
 
-from .cover import model_cover, with_modifiers
+from .judge import cover_from_views, judge_views
 from .odds import expected_unsaved, model_save, wound_and_unsaved
 from .profile import Profile, Weapon
-from .sight import look
 from .special import night_effect, template_floor_allowed
 from .tables import Save, majority_or_highest, p_ranged_hit
 from .vehicles import (
@@ -30,7 +32,6 @@ from .vehicles import (
     full_bs_weapons,
     max_penetration,
     speed_of,
-    vehicle_cover,
     weapon_can_bear,
 )
 
@@ -202,7 +203,9 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
     if board.unit_player(unit) == board.unit_player(target) and not ctx.friendly_fire:
         return ShootingReport(unit, target, False, "cannot shoot at a friendly unit",
                               RULE_TARGET, [], [])
-    vis = look(board, [(f, t) for f in models for t in targets], ctx.samples)
+    pairs = [(f, t) for f in models for t in targets]
+    verdicts, vis = judge_views(board, pairs, ctx.samples)
+    judged = dict(zip(pairs, verdicts, strict=True))
     t_profiles = {t: board.profile(t) for t in targets}
     vehicle_target = all(p.is_vehicle for p in t_profiles.values())
     lines: list[FirerLine] = []
@@ -212,7 +215,7 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
         weapons = [with_profile_rules(w, profile) for w in weapons]
         if f in ctx.hold:
             weapons, why = [], f"{f} cast a witchfire power instead of firing (§8.11)"
-        sees = [t for t in targets if ctx.ignore_sight or vis[(f, t)].visible]
+        sees = [t for t in targets if ctx.ignore_sight or judged[(f, t)].visible]
         dists = {t: board.gap(f, t) for t in sees}
         closest = min(dists, key=dists.get) if dists else None
         steady = relentless(profile)
@@ -283,7 +286,7 @@ def analyse(board: Board, unit: str, target: str, ctx: ShotContext | None = None
         report.toughness = majority_or_highest(toughs) if toughs else None
     shooters = [ln.model for ln in firing] or models
     for t in targets:
-        report.targets.append(_target_line(board, report, t, shooters, vis, ctx))
+        report.targets.append(_target_line(board, report, t, shooters, vis, judged, ctx))
     report.expected_unsaved = expected_unsaved(board, report)
     return report
 
@@ -305,30 +308,31 @@ def _p_hit(w: Weapon, bs: int | None, snap: bool) -> Fraction:
 
 
 def _target_line(board: Board, report: ShootingReport, t: str, shooters: list[str], vis,
-                 ctx: ShotContext) -> TargetLine:
+                 judged: dict[tuple[str, str], Verdict], ctx: ShotContext) -> TargetLine:
     profile: Profile = board.profile(t)
     seen_by = [ln for ln in report.firing if t in ln.sees]
-    visible_fraction = max(vis[(f, t)].visible_fraction for f in shooters)
+    visible_fraction = max(judged[(f, t)].seen_share for f in shooters)
     distance = min(board.gap(f, t) for f in shooters)
     in_range = any(ln.in_range and distance <= _range_of(ln.weapon) + 1e-9
                    for ln in report.firers if ln.weapon and t in ln.sees)
     line = TargetLine(t, any(t in ln.sees for ln in report.firers), visible_fraction,
                       Cover.none(), distance, in_range)
+    firers = list(dict.fromkeys(shooters))
     if profile.is_vehicle:
-        views = [facing_view(board, t, vis[(f, t)]) for f in dict.fromkeys(shooters)]
-        able = [v for v in views if any(
+        views = [facing_view(board, t, vis[(f, t)]) for f in firers]
+        able = [v.firer for v in views if any(
             ln.model == v.firer and ln.weapon and max_penetration(
                 ln.weapon, ln.strength, profile.armour(v.facing) or 10)
-            for ln in report.firing)] or views
-        line.cover = vehicle_cover(board, t, able)
+            for ln in report.firing)] or firers
+        line.cover = cover_from_views(board, able, t, [vis[(f, t)] for f in able])
         line.facing = views[0].facing if views else None
     else:
-        cover = model_cover(board, report.unit, t, [vis[(f, t)] for f in shooters])
         night = night_effect(distance) if ctx.night and not profile.has("night vision") \
             else "normal"
-        line.cover = with_modifiers(board, cover, gone_to_ground=ctx.gone_to_ground,
-                                    stealth=profile.has("stealth") or night == "stealth",
-                                    shrouded=profile.has("shrouded") or night == "shrouded")
+        line.cover = cover_from_views(board, firers, t, [vis[(f, t)] for f in firers],
+                                      gone_to_ground=ctx.gone_to_ground,
+                                      stealth=night == "stealth", shrouded=night == "shrouded",
+                                      memo=board.sight_memo)
     _odds(board, report, line, profile, seen_by)
     return line
 

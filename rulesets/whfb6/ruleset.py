@@ -90,10 +90,12 @@ class WHFB6(HookedRuleset):
         return report.cover
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
-                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+                        moved: bool = False, samples: int | None = None) -> dict[str, Any]:
+        """`samples`: per sight line (16 to 240); default the verdict's own, as `los` uses."""
         files = (board.scene.unit(unit) or {}).get("formation", {}).get("files")
         ctx = shooting.ShotContext(weapon=weapon, moved=moved, files=files,
-                                   samples=max(16, min(samples, 240)))
+                                   samples=max(16, min(samples, 240)) if samples
+                                   else sight.JUDGED_SAMPLES)
         return label_profiles(board, shooting.analyse(board, unit, target, ctx).to_dict())
 
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,

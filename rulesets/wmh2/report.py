@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None = None,
-                    moved: bool = False, samples: int = 600) -> dict[str, Any]:
+                    moved: bool = False, samples: int | None = None) -> dict[str, Any]:
     """Each model of `unit` attacks the nearest model of `target` it can see and reach with
     its ranged weapon (or `weapon`); no dice are rolled. p_hit: 2d6 + RAT (aiming +2 unless
     `moved`) against DEF after cover, concealment and elevation; p_wound: a hit deals at least

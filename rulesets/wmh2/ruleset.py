@@ -99,7 +99,7 @@ class WMH2(Ruleset):
                        camouflage=board.profile(target).has("camouflage")).to_cover(firers[0])
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
-                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+                        moved: bool = False, samples: int | None = None) -> dict[str, Any]:
         return report.shooting_report(board, unit, target, weapon=weapon, moved=moved,
                                       samples=samples)
 

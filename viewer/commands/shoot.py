@@ -23,9 +23,10 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--moved", action="store_true",
                         help="the firing unit moved this turn (wh40k6: heavy weapons snap fire; "
                              "whfb6: -1 to hit; wmh2: no aiming +2)")
-    parser.add_argument("--samples", type=int_in(MIN_SAMPLES, MAX_SAMPLES), default=600,
+    parser.add_argument("--samples", type=int_in(MIN_SAMPLES, MAX_SAMPLES), default=None,
                         metavar="N",
-                        help="silhouette samples per sight line (default 600)")
+                        help="silhouette samples per sight line (default: the sight verdict's "
+                             "own, as `los` uses, so both give the same answer)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
