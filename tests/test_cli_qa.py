@@ -4,6 +4,7 @@ never a traceback, and nothing is written half-way; the tables say what they mea
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -141,8 +142,9 @@ def test_aos2_targets_table_has_no_blank_rule(capsys):
     code, out, _ = run(capsys, "shoot", AOS, "--unit", "judicators", "--target",
                        "bloodreavers")
     assert code == 0
-    rows = [x.split() for x in out.splitlines() if x.startswith("reaver-")]
+    rows = [re.split(r"\s{2,}", x.strip()) for x in out.splitlines() if x.startswith("reaver-")]
     assert rows and all(len(r) == 10 for r in rows)  # p_save_fail is a column
+    assert all(r[5].startswith("aos2 §") for r in rows)  # the cover verdict's rule
 
 
 # ---- los ------------------------------------------------------------------------------------
