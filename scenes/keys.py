@@ -105,7 +105,9 @@ def unknown_keys(scene: Scene, known: SceneKeys) -> list[SceneWarning]:
 def _format_keys() -> SceneKeys:
     types = {kind: set(keys) for kind, keys in GEOMETRY_KEYS.items()}
     types["mesh"].add("size")  # plan size for the set-up checks
-    return declare(top=TOP_KEYS, terrain=("id", "type", "rotation"), terrain_types=types,
+    # `generated` is the provenance `battlesight generate` writes (seed, set-up rule)
+    return declare(top=(*TOP_KEYS, "generated"), terrain=("id", "type", "rotation"),
+                   terrain_types=types,
                    model=MODEL_KEYS, unit=("id", "player", "profile"))
 
 

@@ -10,6 +10,7 @@ from battlesight.rulesets.layout import (
 )
 from battlesight.scenes import load_scene, save_scene, scene_from_dict
 from battlesight.scenes.layout import footprints, piece_span, polygon_gap
+from battlesight.scenes.systems import SYSTEMS
 
 SEEDS = range(8)
 
@@ -87,3 +88,13 @@ def test_wmh2_aos2_whfb6_checks():
     assert failed(doc("aos2", [72, 48], areas[:-1])) == {"aos2 §6.1"}
     assert failed(doc("whfb6", [72, 48], [])) == set()
     assert failed(doc("whfb6", [48, 48], [])) != set()
+
+
+@pytest.mark.parametrize("ruleset", SYSTEMS)
+def test_generated_layouts_pass_validate_strict(tmp_path, ruleset):
+    """What `generate` writes is a scene `validate --strict` accepts: no unread keys."""
+    from battlesight.viewer.cli import main
+
+    out = tmp_path / f"{ruleset}.yaml"
+    assert main(["generate", "--ruleset", ruleset, "--seed", "5", "--out", str(out)]) == 0
+    assert main(["validate", "--strict", str(out)]) == 0

@@ -32,7 +32,7 @@ SETUP_RULES = SetupRules(
     (3.0, 6.0), count=(6, 8), min_gap=3.0, edge_margin=6.0,
     data={"hill": {"elevation": True}, "forest": {"concealment": True, "rough": True},
           "wall": {"obstacle": True, "cover": "cover"}, "box": {"cover": "cover"},
-          "crater": {"rough": True, "kind": "rubble"}},
+          "crater": {"rough": True}},
     rule=RULE_TERRAIN)
 
 
