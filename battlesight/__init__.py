@@ -26,14 +26,14 @@ if _root is not None:  # a source checkout: the subpackages are the repository's
     __path__.append(str(_root))  # noqa: F821 - the package's own __path__
 
 if TYPE_CHECKING:
-    from .api import Battlefield, load
+    from .api import Battlefield, example, load
 
-__all__ = ["Battlefield", "__version__", "load"]
+__all__ = ["Battlefield", "__version__", "example", "load"]
 
 
 def __getattr__(name: str) -> Any:
     """The API is imported on first use, so `import battlesight` stays light."""
-    if name in ("Battlefield", "load"):
+    if name in ("Battlefield", "example", "load"):
         from . import api
 
         return getattr(api, name)

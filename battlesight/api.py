@@ -2,6 +2,7 @@
 
     import battlesight
     bf = battlesight.load("scene.yaml")          # a path, a dict in the scene format, a Scene
+                                                 # (battlesight.example("demo"): a bundled one)
     bf.sight("sgt", "boy-1").visible_fraction    # geometry only: the ray-cast share seen
     bf.judge("sgt", "boy-1").reason              # the ruleset's verdict, with its rule
     bf.who_sees_whom().seen_by("sgt")            # every ordered pair, in one batch
@@ -27,7 +28,7 @@ from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.ruleset import Ruleset, get_ruleset
 from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.rulesets.core.verdict import Verdict
-from battlesight.scenes import load_scene, scene_from_dict
+from battlesight.scenes import EXAMPLES_DIR, load_scene, scene_from_dict
 from battlesight.scenes.build import build_world
 from battlesight.scenes.model import Scene
 
@@ -38,6 +39,16 @@ if TYPE_CHECKING:
     from battlesight.viewer.render import RenderSettings
 
 SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
+
+
+def example(name: str = "demo") -> Path:
+    """The path of a bundled example scene by name ('demo', 'wh40k6_city_ruins',
+    'wmh2_hills_forest', 'whfb6_village', 'aos2_ruins_obstacles'); KeyError lists them."""
+    path = EXAMPLES_DIR / f"{Path(name).stem}.yaml"
+    if Path(name).name != name or not path.is_file():
+        known = ", ".join(sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml")))
+        raise KeyError(f"no bundled example {name!r}; examples: {known}")
+    return path
 
 
 def load(source: SceneSource, *, strict: bool = False) -> Battlefield:
@@ -167,9 +178,10 @@ class Battlefield:
         return self.ruleset.judge(self.board, list(pairs))
 
     def who_sees_whom(self, observers: list[str] | None = None,
-                      enemies_only: bool = True) -> WhoSeesWhom:
-        """Verdicts for every ordered pair of models on the table (each observer against
-        every enemy model, or every other model with enemies_only=False)."""
+                      enemies_only: bool = False) -> WhoSeesWhom:
+        """Verdicts for every ordered pair of models on the table: each observer (default:
+        every model) against every other model, or only against the enemy's models with
+        enemies_only=True."""
         ids = self.models
         observers = ids if observers is None else list(observers)
         self._check(*observers)
@@ -179,10 +191,11 @@ class Battlefield:
         return WhoSeesWhom(ids, self.judge_many(pairs) if pairs else [])
 
     def shoot(self, unit: str, target: str, *, moved: bool = False, weapon: str | None = None,
-              samples: int = 600) -> dict[str, Any]:
+              samples: int | None = None) -> dict[str, Any]:
         """The ruleset's analysis of `unit` shooting at unit `target` (no dice rolled):
         who may fire, what they see, range, cover, the listed modifiers and exact per-attack
-        odds (`p_hit`, `p_wound`, `p_save_fail`, `p_unsaved`)."""
+        odds (`p_hit`, `p_wound`, `p_save_fail`, `p_unsaved`). samples: silhouette samples
+        per sight line (default: the verdict's own, as `battlesight los`)."""
         for unit_id in (unit, target):
             if not self.board.has_unit(unit_id):
                 raise KeyError(f"no unit {unit_id!r}; units: {', '.join(self.board.unit_ids())}")

@@ -16,12 +16,12 @@ def _python_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", README, flags=re.S)
 
 
-def test_the_python_example_runs_and_agrees_with_the_commands(monkeypatch):
+def test_the_python_example_runs_and_agrees_with_the_commands(monkeypatch, tmp_path):
     blocks = _python_blocks()
     assert len(blocks) == 1
     code = blocks[0]
     assert len(code.strip().splitlines()) == 5
-    monkeypatch.chdir(ROOT)
+    monkeypatch.chdir(tmp_path)  # as a user would: anywhere, not in the checkout
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - our own README

@@ -75,7 +75,7 @@ class Phase:
 #: the rest of the phase.
 CORE_ACTIONS = ("next", "end_phase")
 
-#: Model parts (DESIGN.md) that are never the "body" for systems that exclude gear.
+#: Model parts (docs/scene-format.md) that are never the "body" for systems that exclude gear.
 GEAR_PARTS = frozenset({"weapon", "banner", "antenna", "wing", "tail", "base"})
 
 
@@ -93,7 +93,7 @@ class Ruleset:
 
     id: str = ""
     name: str = ""
-    digest: str = ""  # path of the rules digest, relative to ../shared/rules
+    digest: str = ""  # the system's rules page, relative to docs/rules
     measure_mode: str = "plan"  # 'plan' or '3d' base-to-base distances
     phases: tuple[Phase, ...] = ()
     non_body_parts: frozenset[str] = frozenset()
@@ -208,7 +208,7 @@ class Ruleset:
         return out
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
-                        moved: bool = False, samples: int = 600) -> dict[str, Any]:
+                        moved: bool = False, samples: int | None = None) -> dict[str, Any]:
         """JSON-ready analysis of `unit` shooting at `target` (keys: eligible, reason, firers,
         targets, expected_unsaved); no dice are rolled."""
         raise NotImplementedError
