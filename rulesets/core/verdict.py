@@ -16,6 +16,9 @@ from .ruling import Cover, _plain, cover_value_text
 if TYPE_CHECKING:
     from battlesight.geometry.visibility import Visibility
 
+#: Cover kinds that are the rule's own name for the bonus (MK II); other kinds read 'cover'.
+NAMED_KINDS = frozenset({"concealment", "elevation"})
+
 #: Verdict.status values, in the order a picture's legend lists them.
 STATUSES = ("clear", "cover", "hidden")
 
@@ -26,7 +29,7 @@ class Modifier:
 
     name:  what it is, as a player says it ('aiming', 'cover', 'long range').
     value: the change (+2, -1, 4 for a 4+ save, ...), in the system's own terms.
-    rule:  system and section, e.g. 'wmh2 §7.2'.
+    rule:  system and section, e.g. 'wmh2 §6'.
     applies_to: what it changes ('to_hit', 'def', 'save', 'to_wound', ...).
     """
 
@@ -101,12 +104,15 @@ class Verdict:
 
     @property
     def cover_text(self) -> str:
-        """'cover 4+ (ruin-1)', 'cover +2 DEF (wall-1)', or '' when not in cover."""
+        """'cover 4+ (ruin-1)', 'concealment +2 DEF (wood-1)', or '' when not in cover: the
+        bonus is named as the system names it (MK II's concealment and elevation are not
+        cover), else 'cover'."""
         if not self.in_cover:
             return ""
         assert self.cover is not None
         value = self.cover.value
-        text = "cover" if value is None else f"cover {cover_value_text(value, self.cover.effect)}"
+        word = self.cover.kind if self.cover.kind in NAMED_KINDS else "cover"
+        text = word if value is None else f"{word} {cover_value_text(value, self.cover.effect)}"
         return text + (f" ({self.cover.source})" if self.cover.source else "")
 
     @property
