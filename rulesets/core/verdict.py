@@ -139,4 +139,5 @@ class Verdict:
             "modifiers": [m.to_dict() for m in self.modifiers],
             "details": _plain(self.details),
             "label": self.label,
+            "cover_text": self.cover_text,
         }

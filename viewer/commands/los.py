@@ -7,7 +7,6 @@ from battlesight.geometry.plan import base_gap
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.ruleset import get_ruleset
-from battlesight.rulesets.core.ruling import cover_value_text
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
 from battlesight.viewer.commands.common import (
@@ -91,8 +90,5 @@ def format_reports(observer: str, reports: list[dict]) -> str:
 
 
 def _cover_text(verdict: dict) -> str:
-    cover = verdict.get("cover")
-    if not verdict["visible"] or not isinstance(cover, dict) or not cover.get("in_cover"):
-        return "-"
-    text = f"cover {cover_value_text(cover.get('value'), cover.get('effect', 'save'))}"
-    return text + (f" ({cover['source']})" if cover.get("source") else "")
+    """The verdict's own cover wording (`Verdict.cover_text`), '-' when not in cover."""
+    return verdict["cover_text"] or "-"
