@@ -19,7 +19,7 @@ from battlesight.rulesets.core.verdict import Verdict
 from battlesight.viewer.cli import main
 from battlesight.viewer.commands.common import load
 
-from tests.helpers import EXAMPLE_FILES, write_scene
+from tests.helpers import EXAMPLE_FILES, EXAMPLES, write_scene
 from tests.test_shoot_schema import small
 
 #: the shoot modifiers that come from cover, by system (the others: range, rend, aiming, ...)
@@ -202,3 +202,24 @@ def test_whfb6_cover_is_minus_to_hit_in_shoot_and_verdict(capsys, tmp_path, targ
     text = capsys.readouterr().out
     assert f"{name} {value} to hit [whfb6 §5.1]" in text and verdict.label.endswith(
         f"cover {value} to hit ({verdict.cover.source})")
+
+
+@pytest.mark.parametrize("name,unit,target", [
+    ("whfb6_village", "handgunners", "orc-boyz"),  # square bases (whfb6 §3)
+    ("wh40k6_city_ruins", "dev-1", "boyz-1"),  # 3D base to base (wh40k6 §3)
+])
+def test_los_and_shoot_measure_the_same_distance(capsys, name, unit, target):
+    """A firer's distance to its closest target in `shoot` is the `distance` that `los`
+    prints for that pair: one measuring function (`Ruleset.distance`)."""
+    path = EXAMPLES / f"{name}.yaml"
+    report = shoot(capsys, path, unit, target)
+    checked = 0
+    for line in report["firers"]:
+        if line.get("closest") is None or line.get("distance") is None:
+            continue
+        assert main(["los", str(path), "--from", line["model"], "--to", line["closest"],
+                     "--json"]) == 0
+        los = json.loads(capsys.readouterr().out)
+        assert los["distance"] == pytest.approx(line["distance"], abs=1e-3), line["model"]
+        checked += 1
+    assert checked

@@ -152,6 +152,11 @@ class Ruleset:
         keep = frozenset(n for n in names if n not in self.non_body_parts)
         return keep if keep and len(keep) < len(names) else None
 
+    def distance(self, board: Board, a: str, b: str) -> float:
+        """Base edge to base edge, as the system measures it (its `measure_mode`, its base
+        shapes): the one distance `los` prints and the range checks use."""
+        return board.gap(a, b)
+
     def sight_points(self, board: Board, observer: str) -> np.ndarray:
         """(k, 3) points the observer looks from; default: its eye."""
         return board.world.models[observer].eye[None, :]

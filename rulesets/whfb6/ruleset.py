@@ -84,6 +84,10 @@ class WHFB6(HookedRuleset):
     def skip_models(self, board: Board, firers: list[str], target: str) -> tuple[str, ...]:
         return sight.skips(board, firers[0], target) if firers else ()
 
+    def distance(self, board: Board, a: str, b: str) -> float:
+        """In plan between square bases (whfb6 §3)."""
+        return sight.gap(board, a, b)
+
     def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
         report = shooting.analyse(board, board.unit_of(firers[0]), board.unit_of(target),
                                   shooting.ShotContext(**context))

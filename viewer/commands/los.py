@@ -3,10 +3,7 @@ every other model), what hides the rest, and the ruleset's verdict (`Ruleset.jud
 
 from __future__ import annotations
 
-from battlesight.geometry.plan import base_gap
 from battlesight.geometry.world import World
-from battlesight.rulesets.core.board import Board
-from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
 from battlesight.viewer.commands.common import (
@@ -17,6 +14,8 @@ from battlesight.viewer.commands.common import (
     table,
 )
 from battlesight.viewer.errors import UsageError
+
+from battlesight.api import Battlefield
 
 
 def add_parser(sub, name: str) -> None:
@@ -49,26 +48,24 @@ def run(args) -> int:
 
 def los_reports(scene: Scene, world: World, pairs: list[tuple[str, str]]) -> list[dict]:
     """One JSON-ready report per (observer, target) pair from one call of the ruleset's
-    judgement (`battlesight los` asks for one observer's pairs): the plain
-    ray cast from the eye at the whole target (visible, visible_fraction, blockers, through,
-    rays, samples: geometry, nothing skipped), base distances, and the rule's verdict under
-    `verdict` (visible by the rule, seen_share that counts, geometric_share, cover, reason,
-    rule, modifiers)."""
-    ruleset = get_ruleset(scene.ruleset)
-    board = Board(scene, world, ruleset)
-    verdicts = ruleset.judge(board, list(pairs))
-    return [report(scene, world, v) for v in verdicts]
+    judgement (`Battlefield.judge_many`): the plain ray cast from the eye at the whole target
+    (visible, visible_fraction, blockers, through, rays, samples: geometry, nothing skipped),
+    base distances (the system's own first), and the rule's verdict under `verdict`
+    (visible by the rule, seen_share that counts, geometric_share, cover, reason, rule,
+    modifiers)."""
+    field = Battlefield(scene, world)
+    return [report(field, v) for v in field.judge_many(list(pairs))]
 
 
-def report(scene: Scene, world: World, verdict: Verdict) -> dict:
-    """The plain sight summary, the closest base-edge distance (plan and 3D), the verdict."""
+def report(field: Battlefield, verdict: Verdict) -> dict:
+    """The plain sight summary, the base-edge distances (the system's measure, plan, 3D) and
+    the verdict."""
     data = verdict.visibility.to_dict()
-    a, b = scene.model(verdict.observer), scene.model(verdict.target)
-    pa, pb = world.models[a.id].position, world.models[b.id].position
-    gap = base_gap(pa, a.base_radii_in, a.facing, pb, b.base_radii_in, b.facing)
-    data["distance"] = round(gap, 3)
-    data["distance_3d"] = round(float((gap**2 + (pa[2] - pb[2]) ** 2) ** 0.5), 3)
-    data["verdict"] = {"system": scene.ruleset, **verdict.to_dict()}
+    a, b, board = verdict.observer, verdict.target, field.board
+    data["distance"] = round(field.ruleset.distance(board, a, b), 3)
+    data["distance_plan"] = round(board.gap(a, b, "plan"), 3)
+    data["distance_3d"] = round(board.gap(a, b, "3d"), 3)
+    data["verdict"] = {"system": field.scene.ruleset, **verdict.to_dict()}
     return data
 
 
