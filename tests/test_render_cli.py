@@ -102,3 +102,25 @@ def test_turntable_as_mp4_is_a_real_video(tmp_path):
     assert meta["size"] == (98, 64)  # padded to even sides for H.264
     assert len(frames) == 4
     assert frames[0].std() > 10 and not np.array_equal(frames[0], frames[2])
+
+
+def test_an_eye_view_draws_its_models_verdicts(tmp_path):
+    """`--view eye:M:T` draws M's sight lines (M's verdicts, as `los --from M` gives them);
+    an eye looking at itself is refused."""
+    import json
+
+    out = tmp_path / "eye.png"
+    drawn = cli("render", str(DEMO), "--out", str(out), "--view", "eye:sgt:boy-3",
+                "--size", "160x90", "--json")
+    assert drawn.returncode == 0, drawn.stderr
+    lines = {d["target"]: d for d in json.loads(drawn.stdout)}
+    los = cli("los", str(DEMO), "--from", "sgt", "--json")
+    verdicts = {r["target"]: r["verdict"] for r in json.loads(los.stdout)}
+    assert lines and set(lines) <= set(verdicts)
+    for target, line in lines.items():
+        assert line["observer"] == "sgt"
+        assert (line["status"], line["label"]) == (verdicts[target]["status"],
+                                                   verdicts[target]["label"])
+    itself = cli("render", str(DEMO), "--out", str(tmp_path / "x.png"), "--view", "eye:sgt:sgt")
+    assert itself.returncode == 2 and "Traceback" not in itself.stderr
+    assert not (tmp_path / "x.png").exists()

@@ -17,7 +17,7 @@ import numpy as np
 from battlesight.scenes.output import write_output, write_outputs
 
 from . import platform
-from .cameras import Orbit, preset_orbit
+from .cameras import Orbit, parse_view, preset_orbit
 from .heatmap import DEFAULT_GRID, normalise, scene_heat
 from .overlays import ruler_ends
 from .rulings import SightLine
@@ -29,7 +29,8 @@ class RenderSettings:
     """What to draw and how big.
 
     view:     top | iso | edge1 | edge2 | eye:MODEL[:TARGET]
-    los:      model id whose sight lines to every enemy are drawn (with a legend)
+    los:      model id whose sight lines to every enemy are drawn (with a legend); an eye
+              view draws its own model's when los is None
     target:   with los, the target whose sample points are drawn (seen / hidden)
     heatmap:  an (ny, nx) field over the table, or a field name (`heatmap.FIELDS`): "exposure"
               and the other layout-analysis fields (`battlesight analyze`), or "eyes"
@@ -82,6 +83,15 @@ class OffscreenRenderer:
         self.close()
 
 
+def sight_observer(settings: RenderSettings) -> str | None:
+    """Whose sight lines a picture draws: `los`, else the model whose eye an eye view looks
+    through (a model's-eye view shows what that model sees, coloured by its verdicts)."""
+    if settings.los is not None:
+        return settings.los
+    kind, model, _ = parse_view(settings.view)
+    return model if kind == "eye" else None
+
+
 def apply_settings(view: SceneView, settings: RenderSettings) -> None:
     """Set up a SceneView as the settings ask (KeyError names an unknown model)."""
     view.show_labels = settings.labels
@@ -94,7 +104,7 @@ def apply_settings(view: SceneView, settings: RenderSettings) -> None:
     if settings.ruler is not None:
         view.ruler = ruler_ends(view.world, *settings.ruler, view.judge.board)
     view.set_view(settings.view)
-    view.show_sight_lines(settings.los, settings.target)
+    view.show_sight_lines(sight_observer(settings), settings.target)
 
 
 def render_scene(world, scene=None, settings: RenderSettings | None = None) -> np.ndarray:

@@ -115,6 +115,9 @@ def check_args(args, scene) -> None:
         kind, model, target = parse_view(args.view)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    if kind == "eye" and target is not None and target == model:
+        raise UsageError(f"--view {args.view}: the target is the eye's own model; "
+                         "give another model")
     for model_id in (model, target, args.los, args.target, *(args.ruler or ())):
         if model_id is not None:
             require_model(scene, model_id)
