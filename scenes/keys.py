@@ -27,7 +27,11 @@ USER_PREFIX = "x-"
 
 @dataclass(frozen=True)
 class SceneWarning(SceneProblem):
-    """A problem that does not stop a command: printed on stderr, an error only when strict."""
+    """A problem that does not stop a command: printed on stderr, an error only when strict.
+    Its line reads ``FILE:LINE: KEY: warning: message`` so it is not taken for an error."""
+
+    def __str__(self) -> str:
+        return str(SceneProblem(self.file, self.line, self.key, f"warning: {self.message}"))
 
 
 def _keys(names: Iterable[str]) -> frozenset[str]:

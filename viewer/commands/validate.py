@@ -11,7 +11,7 @@ import sys
 
 from battlesight.rulesets.core.scene_checks import check_scene
 from battlesight.scenes import load_scene
-from battlesight.scenes.errors import SceneError
+from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.keys import SceneWarning
 from battlesight.viewer.commands.common import add_scene_argument
 
@@ -29,11 +29,15 @@ def run(args) -> int:
     except SceneError as error:
         problems = error.problems
     for problem in problems:
+        if args.strict and isinstance(problem, SceneWarning):  # an error under --strict
+            problem = SceneProblem(problem.file, problem.line, problem.key, problem.message)
         print(problem, file=sys.stderr)
     warnings = sum(isinstance(p, SceneWarning) for p in problems)
     errors = len(problems) - warnings
     if errors or (args.strict and warnings):
-        print(f"{args.scene}: {len(problems)} problem(s)", file=sys.stderr)
+        counted = len(problems) if args.strict else errors
+        also = f" and {warnings} warning(s)" if warnings and not args.strict else ""
+        print(f"{args.scene}: {counted} problem(s){also}", file=sys.stderr)
         return 2
     print(f"{args.scene}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
     return 0
