@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from battlesight.scenes.errors import SceneError
@@ -52,11 +53,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the arguments that name files a command reads, and those that name files it writes
+INPUT_ARGS = ("scene", "scenes", "actions", "heatmap_field")
+OUTPUT_ARGS = {"play": ("out", "log"), "analyze": ("heatmap", "save_field"),
+               "export": ("out",), "render": ("out",), "generate": ("out",)}
+#: what an output of these arguments must be called
+OUTPUT_SUFFIXES = {("analyze", "heatmap"): ".png", ("analyze", "save_field"): ".npy"}
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """UsageError when an output would replace one of the command's own input files (a
+    scene, an actions file), or names the wrong kind of file: checked before any work."""
+    inputs: dict[str, str] = {}
+    for name in INPUT_ARGS:
+        value = getattr(args, name, None)
+        for path in value if isinstance(value, list) else [value]:
+            if isinstance(path, str) and os.path.isfile(path):
+                inputs[os.path.realpath(path)] = path
+    for name in OUTPUT_ARGS.get(args.command, ()):
+        out = getattr(args, name, None)
+        if not isinstance(out, str):
+            continue
+        flag = name if name == "out" and args.command == "export" else f"--{name.replace('_', '-')}"
+        suffix = OUTPUT_SUFFIXES.get((args.command, name))
+        if suffix and not out.lower().endswith(suffix):
+            raise UsageError(f"{flag} {out}: must end in {suffix}")
+        read = inputs.get(os.path.realpath(out))
+        if read is not None:
+            raise UsageError(f"{flag} {out} is the input file {read}: give another file, "
+                             "nothing was written")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     module = importlib.import_module(f"battlesight.viewer.commands.{COMMANDS[args.command]}")
     try:
+        check_outputs(args)
         return int(module.run(args) or 0)
     except SceneError as error:
         for problem in error.problems[:MAX_PROBLEMS_SHOWN]:

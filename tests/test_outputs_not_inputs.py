@@ -1,0 +1,69 @@
+"""No command writes over one of its own input files, and outputs are the kind of file their
+option names: refused before any work, exit 2, the input untouched."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from battlesight.viewer.cli import main
+
+from tests.helpers import EXAMPLES, ROOT
+
+ACTIONS = ROOT / "tests" / "data" / "wh40k6_city_ruins_actions.yaml"
+
+
+@pytest.fixture()
+def inputs(tmp_path):
+    scene = tmp_path / "scene.yaml"
+    actions = tmp_path / "actions.yaml"
+    shutil.copy(EXAMPLES / "wh40k6_city_ruins.yaml", scene)
+    shutil.copy(ACTIONS, actions)
+    return scene, actions
+
+
+def _refused(capsys, argv: list[str], *files) -> str:
+    before = [f.read_bytes() for f in files]
+    assert main([str(a) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert [f.read_bytes() for f in files] == before
+    return err
+
+
+@pytest.mark.parametrize("option", ["--log", "--out"])
+@pytest.mark.parametrize("which", [0, 1])
+def test_play_never_writes_over_its_scene_or_actions(capsys, inputs, option, which):
+    scene, actions = inputs
+    argv = ["play", scene, "--actions", actions, "--seed", "1", option, inputs[which]]
+    assert "is the input file" in _refused(capsys, argv, scene, actions)
+
+
+@pytest.mark.parametrize("option", ["--heatmap", "--save-field"])
+def test_analyze_never_writes_over_its_scene(capsys, inputs, option):
+    scene, _ = inputs
+    assert "must end in" in _refused(capsys, ["analyze", scene, "--grid", "4", option, scene],
+                                     scene)
+
+
+def test_analyze_refuses_an_output_of_the_wrong_kind(capsys, inputs, tmp_path):
+    scene, _ = inputs
+    err = _refused(capsys, ["analyze", scene, "--grid", "4", "--heatmap", tmp_path / "h.yaml"],
+                   scene)
+    assert "--heatmap" in err and ".png" in err
+    assert not (tmp_path / "h.yaml").exists()
+
+
+def test_export_never_writes_over_its_scene(capsys, inputs, tmp_path):
+    scene, _ = inputs
+    link = tmp_path / "scene.glb"
+    link.symlink_to(scene)  # the same file under an output's name
+    assert _refused(capsys, ["export", scene, link], scene)
+
+
+def test_an_output_beside_the_inputs_is_written(capsys, inputs, tmp_path):
+    scene, actions = inputs
+    log = tmp_path / "log.json"
+    assert main([str(a) for a in ["play", scene, "--actions", actions, "--seed", "1",
+                                  "--log", log]]) == 0
+    assert log.read_text().startswith("{") or log.read_text().startswith("[")
