@@ -161,3 +161,13 @@ def test_demo_prints_a_summary_and_renders_two_pictures(capsys, tmp_path):
         pixels = np.asarray(Image.open(picture).convert("RGB"))
         assert pixels.shape == (1080, 1920, 3)
         assert pixels.std() > 20  # a real picture, not a blank frame
+
+
+def test_a_reader_that_stops_early_is_no_error():
+    """`battlesight los ... | head -1`: the command stops quietly, exit 0, no traceback."""
+    cmd = (f"{sys.executable} -m battlesight los {EXAMPLES_DIR / 'whfb6_village.yaml'} "
+           "--from hg-1 --json | head -c 10; exit ${PIPESTATUS[0]}")  # 80 KB: past a pipe's buffer
+    result = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""

@@ -106,6 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         print(shorten(f"battlesight {args.command}: the output {error}; nothing written"),
               file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # the reader of our output went away (`battlesight demo | head -1`): what it read is
+        # what it wanted; stop quietly, and keep Python from complaining at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as error:
         # a file the command could not read or write (a folder given for a file, a full disk,
         # no permission): one line naming it, never a traceback
