@@ -46,10 +46,18 @@ def load_scene(path: str | os.PathLike[str]) -> Scene:
 
 def validate_scene_file(path: str | os.PathLike[str]) -> list[SceneProblem]:
     """Every problem of a scene file, sorted by line; [] when it is valid. Never raises."""
+    return check_scene_file(path)[1]
+
+
+def check_scene_file(path: str | os.PathLike[str]) -> tuple[Scene | None, list[SceneProblem]]:
+    """The scene of a file and the format's problems with it. The scene is there whenever its
+    shape could be read, even with problems the reader noted in values (a NaN among a model's
+    rules data), so that `validate` can go on to report the rules' problems at once; a
+    command must not use it unless there are no problems. Never raises."""
     try:
-        return _check_file(path)[1]
+        return _check_file(path)
     except Exception as exc:  # a bug must not become a traceback here
-        return [_internal(path, exc)]
+        return None, [_internal(path, exc)]
 
 
 def _internal(path: str | os.PathLike[str], exc: Exception) -> SceneProblem:

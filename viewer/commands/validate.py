@@ -10,9 +10,10 @@ from __future__ import annotations
 import sys
 
 from battlesight.rulesets.core.scene_checks import check_scene
-from battlesight.scenes import load_scene
 from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.keys import SceneWarning
+from battlesight.scenes.loader import check_scene_file
+from battlesight.scenes.yamlread import merge_problems
 from battlesight.viewer.commands.common import add_scene_argument
 
 
@@ -24,10 +25,12 @@ def add_parser(sub, name: str) -> None:
 
 
 def run(args) -> int:
-    try:
-        problems = check_scene(load_scene(args.scene))
-    except SceneError as error:
-        problems = error.problems
+    scene, problems = check_scene_file(args.scene)
+    if scene is not None:  # the shape is read: report the rules' problems too, all at once
+        try:
+            problems = merge_problems(problems, check_scene(scene))
+        except SceneError as error:
+            problems = merge_problems(problems, error.problems)
     for problem in problems:
         if args.strict and isinstance(problem, SceneWarning):  # an error under --strict
             problem = SceneProblem(problem.file, problem.line, problem.key, problem.message)

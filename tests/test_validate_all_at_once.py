@@ -1,0 +1,32 @@
+"""`validate` lists every problem of a scene in one run: a number the reader refuses (NaN) does
+not hide the rules data's problems behind it."""
+
+from __future__ import annotations
+
+from battlesight.viewer.cli import main
+
+SCENE = """format: 1
+name: stats
+ruleset: wh40k6
+table: [24, 24]
+models:
+  - {id: a, unit: ua, player: 1, at: [4, 12], base: 32, height: 1.6, stats: {BS: four, Sv: -3},
+     weapons: [{name: x, range: .nan, type: assault 1, S: 3, AP: 5}]}
+  - {id: b, unit: ub, player: 2, at: [20, 12], base: 32, height: 1.6, profile: lasgunn}
+  - {id: c, unit: ub, player: 2, at: [20, 14], base: 32, height: 1.6, stats: "BS4"}
+"""
+
+
+def test_every_problem_is_listed_at_once(tmp_path, capsys):
+    path = tmp_path / "stats.yaml"
+    path.write_text(SCENE)
+    assert main(["validate", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    keys = [line.split(": ")[1] for line in lines[:-1]]
+    assert keys == ["models[a].stats.BS", "models[a].stats.Sv", "models[a].weapons[0].range",
+                    "models[b].profile", "models[c].stats"]  # by line
+    assert all(line.startswith(f"{path}:") for line in lines)
+    assert lines[-1] == f"{path}: 5 problem(s)"
+    # every command's load step refuses the same scene, in one line per problem, exit 2
+    assert main(["los", str(path), "--from", "a"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
