@@ -63,11 +63,23 @@ def require_simple_polygon(points: ArrayLike, param: str = "polygon") -> None:
         raise BuildInputError(param, "an outline needs at least 3 finite [x, y] points")
     ring = shapely.Polygon(p)
     if not ring.is_valid:
-        why = re.sub(r"-?\d+\.\d+", lambda m: f"{float(m.group()):.4g}",
-                     shapely.is_valid_reason(ring))
-        raise BuildInputError(param, f"outline is not a simple polygon ({why.lower()})")
+        raise BuildInputError(param, f"outline is not a simple polygon: {_invalid_why(ring)}")
     if ring.area <= MIN_SIDE * MIN_SIDE:
         raise BuildInputError(param, "outline has no area")
+
+
+def _invalid_why(ring) -> str:
+    """shapely's reason in a player's words: 'its edges cross near (15, 15)'."""
+    import shapely
+
+    reason = shapely.is_valid_reason(ring)
+    where = re.search(r"\[\s*(-?[\d.e+-]+)\s+(-?[\d.e+-]+)", reason)
+    near = f" near ({float(where[1]):.4g}, {float(where[2]):.4g})" if where else ""
+    if reason.lower().startswith(("self-intersection", "ring self-intersection")):
+        return f"its edges cross{near}; list the points in order around the outline"
+    if reason.lower().startswith("too few points"):
+        return "it has fewer than 3 distinct points"
+    return reason.split("[")[0].strip().lower() + near
 
 
 def _tri_areas(points: np.ndarray, tris: np.ndarray) -> np.ndarray:

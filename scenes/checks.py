@@ -11,6 +11,12 @@ import reprlib
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from battlesight.geometry.primitives import (
+    BuildInputError,
+    require_simple_polygon,
+)
+
 from .errors import SceneProblem
 from .footprints import signed_area
 from .limits import MAX_COORDINATE, MAX_POLYGON_POINTS
@@ -51,6 +57,12 @@ def item_line(seq: Any, index: int) -> int | None:
     if isinstance(lines, list) and index < len(lines):
         return lines[index]
     return getattr(seq, "line", None)
+
+
+def _on_one_line(points: list[tuple]) -> bool:
+    """Whether every point lies on one line (or on one spot): no outline encloses area."""
+    offsets = np.asarray(points, dtype=np.float64) - np.asarray(points[0], dtype=np.float64)
+    return int(np.linalg.matrix_rank(offsets, tol=1e-9)) < 2
 
 
 class Checker:
@@ -154,8 +166,13 @@ class Checker:
             if p is None:
                 return None
             pts.append(p)
-        if abs(signed_area(pts)) < 1e-12:
+        if abs(signed_area(pts)) < 1e-12 and _on_one_line(pts):
             self.add(line, key, "polygon has no area (its points are collinear or repeated)")
+            return None
+        try:
+            require_simple_polygon(pts, key)
+        except BuildInputError as error:
+            self.add(line, key, str(error))
             return None
         return pts
 
