@@ -187,6 +187,9 @@ def test_nan_and_inf_in_rules_data_refused(tmp_path, system, old, new, key):
 GEOMETRY_CASES = [
     ("[[30, 28], [40, 27], [42, 35], [31, 37]]", "[[30, 28], [40, 37], [40, 27], [30, 37]]",
      "terrain[wood-1].polygon", "not a simple polygon: its edges cross near"),
+    # a bow tie: no signed area, but its edges cross (not 'collinear')
+    ("[[30, 28], [40, 27], [42, 35], [31, 37]]", "[[30, 28], [40, 38], [40, 28], [30, 38]]",
+     "terrain[wood-1].polygon", "its edges cross near (35, 33)"),
     ("at: [8, 32], size: [5, 5, 4]", "at: [1.0e+300, 32], size: [5, 5, 4]",
      "terrain[block-1].at", "between -10000 and 10000"),
     ("at: [8, 32], size: [5, 5, 4]", "at: [8, 32], size: [1.0e-9, 1.0e-9, 1.0e-9]",
