@@ -36,18 +36,19 @@ def one_line_error(err: str) -> str:
 @pytest.mark.parametrize("argv", [
     ["export", DEMO, "{dir}/x.glb"],
     ["generate", "--ruleset", "wh40k6", "--seed", "1", "--out", "{dir}/x.glb"],
-    ["analyze", DEMO, "--heatmap", "{dir}/x.glb"],
+    ["analyze", DEMO, "--heatmap", "{dir}/x.png"],
     ["play", DEMO, "--actions", str(DATA / "wh40k6_city_ruins_actions.yaml"),
      "--out", "{dir}/x.glb"],
     ["play", DEMO, "--actions", str(DATA / "wh40k6_city_ruins_actions.yaml"),
      "--log", "{dir}/x.glb"],
 ])
 def test_an_output_path_that_is_a_folder_is_a_bad_argument(tmp_path, capsys, argv):
-    (tmp_path / "x.glb").mkdir()
+    folder = next(a for a in argv if "{dir}" in a).replace("{dir}/", "")
+    (tmp_path / folder).mkdir()
     code, _, err = run(capsys, *[a.replace("{dir}", str(tmp_path)) for a in argv])
     assert code == 2
     assert "it is a folder" in one_line_error(err)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.glb"]  # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder]  # no temporary left
 
 
 def test_play_writes_neither_output_when_one_cannot_be_written(tmp_path, capsys):

@@ -43,14 +43,10 @@ def run(args) -> int:
 
 def summary(scene, world) -> str:
     """For every model, how many enemy models it sees by the rules and how much of each: one
-    call of the scene's ruleset's judgement (`Ruleset.judge`) for every enemy pair."""
-    from battlesight.rulesets.core.board import Board
-    from battlesight.rulesets.core.ruleset import get_ruleset
+    batch of the scene's ruleset's judgement (`Battlefield.who_sees_whom`, enemy pairs)."""
+    from battlesight.api import Battlefield
 
-    ruleset = get_ruleset(scene.ruleset)
-    pairs = [(a.id, b.id) for a in scene.models for b in scene.models
-             if a.player != b.player and a.id in world.models and b.id in world.models]
-    verdicts = ruleset.judge(Board(scene, world, ruleset), pairs) if pairs else []
+    verdicts = Battlefield(scene, world).who_sees_whom(enemies_only=True).verdicts
     by_observer: dict[str, list] = {}
     for v in verdicts:
         by_observer.setdefault(v.observer, []).append(v)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.profiles import ProfileError
-from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.ruling import cover_value_text
 from battlesight.rulesets.core.standard import STANDARD_LABEL
 from battlesight.scenes.limits import MAX_SAMPLES, MIN_SAMPLES
 from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import add_scene_argument, load, print_json, table
 from battlesight.viewer.errors import UsageError
+
+from battlesight.api import Battlefield
 
 
 def add_parser(sub, name: str) -> None:
@@ -32,9 +33,9 @@ def add_parser(sub, name: str) -> None:
 
 def run(args) -> int:
     scene, world = load(args.scene)
+    field = Battlefield(scene, world)
     try:
-        ruleset = get_ruleset(scene.ruleset)
-        board = Board(scene, world, ruleset)
+        board = field.board
     except (KeyError, ProfileError) as exc:
         raise UsageError(str(exc).strip("'\"")) from None
     for unit in (args.unit, args.target):
@@ -47,10 +48,10 @@ def run(args) -> int:
             raise UsageError(f"no weapon {args.weapon!r} in unit {args.unit}; its weapons: "
                              f"{', '.join(carried) or 'none'}")
     try:
-        report = ruleset.shooting_report(board, args.unit, args.target, weapon=args.weapon,
-                                         moved=args.moved, samples=args.samples)
+        report = field.shoot(args.unit, args.target, weapon=args.weapon, moved=args.moved,
+                             samples=args.samples)
     except NotImplementedError:
-        raise UsageError(f"ruleset {ruleset.id} has no shooting analysis yet") from None
+        raise UsageError(f"ruleset {field.ruleset.id} has no shooting analysis yet") from None
     if args.json:
         print_json(report)
     else:
