@@ -59,6 +59,18 @@ def item_line(seq: Any, index: int) -> int | None:
     return getattr(seq, "line", None)
 
 
+def _number_hint(value: Any) -> str:
+    """For text that YAML did not read as a number ('1e6' needs a point: 1.0e6)."""
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return ""
+        return " (YAML reads this as text: write it with a decimal point and a signed " \
+               "exponent, e.g. 1.0e+6)"
+    return ""
+
+
 def _on_one_line(points: list[tuple]) -> bool:
     """Whether every point lies on one line (or on one spot): no outline encloses area."""
     offsets = np.asarray(points, dtype=np.float64) - np.asarray(points[0], dtype=np.float64)
@@ -86,7 +98,7 @@ class Checker:
                      nonneg: bool = False) -> float | None:
         """Check one value is a finite number (> 0 or >= 0 when asked)."""
         if not is_number(value):
-            self.add(line, key, f"must be a number, got {show(value)}")
+            self.add(line, key, f"must be a number, got {show(value)}{_number_hint(value)}")
             return None
         if not math.isfinite(value):
             self.add(line, key, f"must be a finite number, got {show(value)}")

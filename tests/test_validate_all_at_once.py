@@ -30,3 +30,13 @@ def test_every_problem_is_listed_at_once(tmp_path, capsys):
     # every command's load step refuses the same scene, in one line per problem, exit 2
     assert main(["los", str(path), "--from", "a"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_number_yaml_reads_as_text_gets_a_hint(tmp_path, capsys):
+    path = tmp_path / "n.yaml"
+    path.write_text("format: 1\nname: x\nruleset: wh40k6\ntable: [24, 24]\nterrain: [{id: s, "
+                    "type: mesh, file: terrain/statue.glb, at: [5, 5], scale: 1e6}]\n")
+    assert main(["validate", str(path)]) == 2
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith(f"{path}:5: terrain[s].scale: must be a number, got '1e6'")
+    assert "1.0e+6" in first
