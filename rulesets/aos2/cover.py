@@ -33,9 +33,19 @@ def footprint(board: Board, piece: str) -> np.ndarray:
     return np.asarray(board.world.terrain[piece].geometry.footprint, float)
 
 
+def parse_cover(raw: Any) -> bool:
+    """Whether a `cover:` value gives the +1 save (aos2 §5.1): true or 1; false, 0 or none
+    do not. ValueError for anything else (the scene check reports it with this message)."""
+    if raw is True or (type(raw) is int and raw == 1) or raw == "yes":
+        return True
+    if raw is False or raw is None or (type(raw) is int and raw == 0) or raw in ("none", "no"):
+        return False
+    raise ValueError("must be true or 1 (the +1 save), or false, 0, none")
+
+
 def gives_cover(entry: Any) -> bool:
-    value = entry.data.get("cover", True)
-    return value not in (0, False, "none") and len(entry.geometry.footprint) >= 3
+    value = parse_cover(entry.data.get("cover", True))
+    return value and len(entry.geometry.footprint) >= 3
 
 
 def wholly_within(outline: Outline, foot: np.ndarray) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battlesight.rulesets.core.rules_data import MAX_STAT, Problem
+from battlesight.rulesets.core.rules_data import MAX_STAT, Problem, terrain_value_problems
 from battlesight.scenes.checks import is_int, show
 from battlesight.scenes.keys import declare
 
+from .cover import parse_cover
 from .warscroll import STAT_KEYS
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ KEYS = declare(
 
 def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
     """Wounds and general on models, garrisons naming garrisonable pieces, deployed_first."""
-    out: list[Problem] = []
+    out: list[Problem] = terrain_value_problems(scene, "cover", parse_cover)
     for spec in scene.models:
         path = f"models[{spec.id}]"
         wounds = spec.extra.get("wounds")

@@ -15,6 +15,7 @@ import difflib
 import importlib
 import math
 import re
+from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -182,3 +183,16 @@ def check_rules_data(ruleset: Ruleset, scene: Scene) -> list[Problem]:
             out.append((path, f"{ruleset.id} cannot use this model's profile: {exc}"))
     return out
 
+
+def terrain_value_problems(scene: Scene, key: str, parse: Callable[[Any], Any]
+                           ) -> list[Problem]:
+    """Each terrain piece whose `key` the system's own reader (`parse`, the function the
+    rules call) refuses with a ValueError: one problem naming the piece and the key."""
+    out: list[Problem] = []
+    for piece in scene.terrain:
+        if key in piece.data:
+            try:
+                parse(piece.data[key])
+            except ValueError as error:
+                out.append((f"terrain[{piece.id}].{key}", f"{error}, got {show(piece.data[key])}"))
+    return out

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.rulesets.core.rules_data import Problem, close_names
+from battlesight.rulesets.core.rules_data import Problem, close_names, terrain_value_problems
 from battlesight.scenes.checks import show
 from battlesight.scenes.keys import declare
 
 from .psychic import power_table
+from .terrain import parse_cover
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.ruleset import Ruleset
@@ -42,8 +43,8 @@ def _powers(value: Any, path: str) -> list[Problem]:
 
 
 def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
-    """Psychic powers on units and models; reserve flags."""
-    out: list[Problem] = []
+    """Psychic powers on units and models; reserve flags; terrain cover saves."""
+    out: list[Problem] = terrain_value_problems(scene, "cover", parse_cover)
     for i, unit in enumerate(scene.units):
         path = f"units[{unit.get('id', i)}]"
         if unit.get("powers") is not None:

@@ -8,7 +8,7 @@ digest's §5.2 table) to pick the defaults. Explicit keys always win (brief: `co
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from battlesight.geometry.plan import point_in_polygon
@@ -52,13 +52,22 @@ def _feature(entry: TerrainEntry) -> str:
     return str(entry.data.get("feature", entry.kind)).strip().lower()
 
 
+def parse_cover(raw: Any) -> int | None:
+    """A `cover:` value as the save it gives: 4 or '4+' -> 4; none, '-' or false -> None.
+    ValueError for anything else (the scene check reports it with this message)."""
+    if raw is None or raw is False or (isinstance(raw, str) and raw.strip().lower()
+                                       in ("-", "none", "")):
+        return None
+    text = str(raw).strip().rstrip("+") if isinstance(raw, (int, str)) else ""
+    if isinstance(raw, bool) or not text.isdigit() or not 2 <= int(text) <= 6:
+        raise ValueError("must be a cover save from 2 to 6 (4 for a 4+ save), or none")
+    return int(text)
+
+
 def cover_value(entry: TerrainEntry) -> int | None:
     """Cover save this piece gives (None: none), `cover:` first, then feature, then type."""
     if "cover" in entry.data:
-        raw = entry.data["cover"]
-        if raw is None or raw is False or str(raw).strip() in ("-", "none", ""):
-            return None
-        return int(str(raw).strip().rstrip("+"))
+        return parse_cover(entry.data["cover"])
     feature = _feature(entry)
     if feature in FEATURE_COVER:
         return FEATURE_COVER[feature]

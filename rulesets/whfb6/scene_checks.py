@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battlesight.rulesets.core.rules_data import Problem
+from battlesight.rulesets.core.rules_data import Problem, terrain_value_problems
 from battlesight.scenes.checks import show
 from battlesight.scenes.keys import declare
 
 from .profile import STAT_KEYS
+from .sight import parse_cover
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.ruleset import Ruleset
@@ -28,7 +29,7 @@ FORMATION_KEYS = ("front", "facing", "files", "ranks")
 def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
     """Command roles; each formation's required front and files (their values are checked by
     the scene format), and no other keys."""
-    out: list[Problem] = []
+    out: list[Problem] = terrain_value_problems(scene, "cover", parse_cover)
     for spec in scene.models:
         role = spec.extra.get("role")
         if role is not None and str(role).lower() not in ROLES:

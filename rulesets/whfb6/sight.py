@@ -61,11 +61,27 @@ class Line:
                 "cover_source": self.cover_source, "reason": self.reason, "rule": self.rule}
 
 
+#: what a piece's `cover:` may say, and its class (0 none, 1 soft, 2 hard; whfb6 §5.1)
+COVER_CLASSES = {"none": 0, "soft": 1, "hard": 2}
+
+
+def parse_cover(raw: Any) -> int | None:
+    """A `cover:` value as its class; None when the key is absent (the kind decides).
+    ValueError for anything else (the scene check reports it with this message)."""
+    if raw is None:
+        return None
+    if raw is False:
+        return 0
+    if isinstance(raw, str) and raw.strip().lower() in COVER_CLASSES:
+        return COVER_CLASSES[raw.strip().lower()]
+    raise ValueError("must be soft, hard or none")
+
+
 def cover_class(entry: Any) -> int:
     """0 none, 1 soft, 2 hard for a terrain piece: its `cover:` key, else its kind (§5.1)."""
-    value = entry.data.get("cover")
-    if isinstance(value, str):
-        return {"soft": 1, "hard": 2}.get(value.lower(), 0)
+    value = parse_cover(entry.data.get("cover"))
+    if value is not None:
+        return value
     kind = str(entry.data.get("kind", entry.kind)).lower()
     if kind in SOFT_KINDS or entry.kind == "forest":
         return 1

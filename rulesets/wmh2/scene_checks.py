@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.rulesets.core.rules_data import Problem, stat_problem
+from battlesight.rulesets.core.rules_data import Problem, stat_problem, terrain_value_problems
 from battlesight.scenes.checks import is_number, show
 from battlesight.scenes.limits import MAX_COORDINATE
 
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from battlesight.scenes.model import Scene
 
 from battlesight.scenes.keys import declare
+
+from .terrain import parse_cover
 
 STATS = frozenset({"SPD", "STR", "MAT", "RAT", "DEF", "ARM", "CMD", "FOC", "FURY", "THR"})
 #: wmh2 reads characteristic names in any case (`spd` is SPD)
@@ -65,7 +67,7 @@ def _clouds(value: Any) -> list[Problem]:
 
 def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
     """Clouds in play; focus, fury and arc; the controller of a battlegroup model."""
-    out = _clouds(scene.extra.get("clouds"))
+    out = _clouds(scene.extra.get("clouds")) + terrain_value_problems(scene, "cover", parse_cover)
     ids = {m.id for m in scene.models}
     for spec in scene.models:
         path = f"models[{spec.id}]"

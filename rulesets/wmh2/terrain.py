@@ -64,6 +64,22 @@ class PieceRules:
         return self.obstacle or self.obstruction or self.impassable
 
 
+#: what a piece's `cover:` may name (wmh2 §6: cover +4 DEF, concealment +2 DEF)
+COVER_KINDS = ("cover", "concealment")
+
+
+def parse_cover(raw: Any) -> str | None:
+    """A `cover:` value: 'cover' (true) or 'concealment'; None for none, no or false.
+    ValueError for anything else (the scene check reports it with this message)."""
+    if raw is None or raw is False or raw in ("none", "no"):
+        return None
+    if raw is True:
+        return "cover"
+    if isinstance(raw, str) and raw in COVER_KINDS:
+        return raw
+    raise ValueError(f"must be {' or '.join(COVER_KINDS)} (or true, none)")
+
+
 def piece_rules(world: World, piece_id: str) -> PieceRules:
     """Rules data of one piece: defaults of its type, overridden by its scene keys."""
     entry = world.terrain[piece_id]
@@ -71,13 +87,9 @@ def piece_rules(world: World, piece_id: str) -> PieceRules:
     geo = entry.geometry
     mesh = geo.solid if geo.solid is not None else geo.area
     height = float(mesh.bounds[1][2]) if mesh is not None else 0.0
-    cover = data.get("cover")
-    if data.get("concealment") and cover in (None, False, "none"):
+    cover = parse_cover(data.get("cover"))
+    if data.get("concealment") and cover is None:
         cover = "concealment"
-    if cover in (False, "none", "no"):
-        cover = None
-    if cover is True:
-        cover = "cover"
     cloud = bool(data.get("cloud"))
     forest = bool(data.get("forest")) and not cloud
     solid_kind = entry.kind in ("wall", "box", "ruin", "mesh")
