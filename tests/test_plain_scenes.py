@@ -74,7 +74,10 @@ def test_validate_and_los(capsys, plain):
     data = json.loads(run(capsys, "los", path, "--from", "a", "--json"))
     text = json.dumps(data)
     assert '"b"' in text and '"c"' in text
-    run(capsys, "los", path, "--from", "a", "--to", "c")
+    assert all(r["profiles"] == {"observer": "standard model (none given)",
+                                 "target": "standard model (none given)"} for r in data)
+    shown = run(capsys, "los", path, "--from", "a", "--to", "c")
+    assert "a, c: no profile or stats given, judged as the system's standard model" in shown
 
 
 def test_shoot(capsys, plain):

@@ -4,6 +4,7 @@ every other model), what hides the rest, and the ruleset's verdict (`Ruleset.jud
 from __future__ import annotations
 
 from battlesight.geometry.world import World
+from battlesight.rulesets.core.profiles import STANDARD_LABEL, profile_label
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
 from battlesight.viewer.commands.common import (
@@ -65,6 +66,9 @@ def report(field: Battlefield, verdict: Verdict) -> dict:
     data["distance"] = round(field.ruleset.distance(board, a, b), 3)
     data["distance_plan"] = round(board.gap(a, b, "plan"), 3)
     data["distance_3d"] = round(board.gap(a, b, "3d"), 3)
+    scene = field.scene
+    data["profiles"] = {"observer": profile_label(scene, scene.model(a)),
+                        "target": profile_label(scene, scene.model(b))}
     data["verdict"] = {"system": field.scene.ruleset, **verdict.to_dict()}
     return data
 
@@ -81,9 +85,13 @@ def format_reports(observer: str, reports: list[dict]) -> str:
         ])
     header = ["target", "plain sight", "distance", "hidden by", "by the rules", "rule's share",
               "cover", "rule"]
+    plain = [r["observer"] for r in reports[:1] if r["profiles"]["observer"] == STANDARD_LABEL]
+    plain += [r["target"] for r in reports if r["profiles"]["target"] == STANDARD_LABEL]
+    note = (f"\n{', '.join(plain)}: no profile or stats given, judged as the system's "
+            "standard model" if plain else "")
     return (f"line of sight from {observer}\n" + table(rows, header)
             + "\nplain sight: share of the whole target seen from the eye (geometry); "
-              "rule's share: the share that counts under the system's sight rule")
+              "rule's share: the share that counts under the system's sight rule" + note)
 
 
 def _cover_text(verdict: dict) -> str:
