@@ -410,8 +410,9 @@ def test_unit_keys_of_another_system_warn(tmp_path):
                        "profile: tactical-squad, formation: {front: [1, 1], files: 5}}")
     code, _, err = run(["validate", path])
     assert code == 0
-    assert err.splitlines() == [f"{path}:{line}: units[tac-1].formation: warning: unknown key (nothing "
-                                "reads it; keep your own data under 'extra:' or name it 'x-...')"]
+    assert err.splitlines() == [f"{path}:{line}: units[tac-1].formation: warning: unknown key "
+                                "(nothing reads it; keep your own data under 'extra:' or name "
+                                "it 'x-...')"]
 
 
 @pytest.mark.parametrize("old, new, key, fragment", [
