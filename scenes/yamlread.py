@@ -362,10 +362,14 @@ def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
         return problem(f"cannot read: {exc.strerror or exc}")
     if size > limit:
         return problem(too_big)
+    data = b"".join(chunks)
     try:
-        return b"".join(chunks).decode("utf-8-sig"), []
+        return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
-        return problem(f"not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8")
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [SceneProblem(file, line, "file", f"not UTF-8 text (column {column}: "
+                                   f"{exc.reason}); save it as UTF-8")]
 
 
 def read_yaml(path: str | os.PathLike[str], what: str = "scene file"

@@ -50,8 +50,9 @@ def test_errors_name_file_line_and_key(tmp_path, text, where, words):
 
 
 def test_not_utf8_is_one_line(tmp_path):
-    line = refusal(write(tmp_path, "- {do: next, note: caf\xe9}\n".encode("latin-1")))
-    assert "not UTF-8" in line
+    path = write(tmp_path, "- {do: next}\n- {do: next, note: caf\xe9}\n".encode("latin-1"))
+    line = refusal(path)
+    assert line.startswith(f"{path}:2: file: not UTF-8 text (column 23")  # where to look
     line = refusal(write(tmp_path, "- {do: next}\n".encode("utf-16"), "u16.yaml"))
     assert "not UTF-8" in line
 
