@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path, PurePath
 
 from .limits import shown
+from .yamlread import special_kind
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ASSETS_DIR = REPO_ROOT / "assets"
@@ -47,6 +48,10 @@ def resolve_mesh_file(file: str, scene_dir: Path | None) -> Path:
                              f"{error.strerror or error}") from None
         inside = _inside(real, roots)
         all_outside = all_outside and not inside
+        if inside and not is_file and real.exists():
+            kind = special_kind(real.stat().st_mode) or "not a regular file"
+            raise ValueError(f"mesh file {shown(file)} is {kind}, not a mesh file (only "
+                             "regular files are read)")
         if is_file:
             if inside:
                 return real

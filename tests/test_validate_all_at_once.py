@@ -40,3 +40,17 @@ def test_a_number_yaml_reads_as_text_gets_a_hint(tmp_path, capsys):
     first = capsys.readouterr().err.splitlines()[0]
     assert first.startswith(f"{path}:5: terrain[s].scale: must be a number, got '1e6'")
     assert "1.0e+6" in first
+
+
+def test_a_mesh_file_that_is_a_fifo_or_a_folder_says_so(tmp_path, capsys):
+    import os
+
+    os.mkfifo(tmp_path / "m.glb")
+    (tmp_path / "d.glb").mkdir()
+    for name, kind in (("m.glb", "a FIFO"), ("d.glb", "a directory")):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text("format: 1\nname: x\nruleset: wh40k6\ntable: [24, 24]\nterrain: "
+                        f"[{{id: s, type: mesh, file: {name}, at: [5, 5]}}]\n")
+        assert main(["validate", str(path)]) == 2
+        first = capsys.readouterr().err.splitlines()[0]
+        assert first.startswith(f"{path}:5: terrain[s].file: mesh file '{name}' is {kind}")
