@@ -64,7 +64,7 @@ def load(source: SceneSource, *, strict: bool = False) -> Battlefield:
     elif isinstance(source, dict):
         scene = scene_from_dict(source)
     else:
-        scene = load_scene(Path(source))
+        scene = load_scene(source)
     warnings = require_rules(scene, strict=strict)
     return Battlefield(scene, warnings=[str(w) for w in warnings])
 

@@ -323,7 +323,7 @@ def test_resolve_refuses(assets, tmp_path):
         resolve_mesh_file("../secret.glb", scene_dir)
     with pytest.raises(ValueError, match="outside"):
         resolve_mesh_file("../../../../../etc/passwd", scene_dir)
-    with pytest.raises(ValueError, match="not found"):
+    with pytest.raises(ValueError, match="is a directory, not a mesh file"):
         resolve_mesh_file("terrain", scene_dir)  # a folder, not a file
     with pytest.raises(ValueError):
         resolve_mesh_file("", scene_dir)

@@ -19,7 +19,6 @@ from .ruleset import Ruleset
 from .ruling import Ruling
 
 if TYPE_CHECKING:
-    from .board import Board
     from .game import Action, Game
 
 _STATE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -170,13 +169,3 @@ class HookedRuleset(Ruleset):
 
     def apply(self, game: Game, action: Action) -> None:
         self.hooks.apply(game, action)
-
-    def board_of(self, world_or_board: Any, scene: Any = None) -> Board:
-        """A Board from a Board, or from a World and its scene (for `los_report`)."""
-        from battlesight.rulesets.core.board import Board
-
-        if isinstance(world_or_board, Board):
-            return world_or_board
-        if scene is None:
-            raise ValueError("los_report needs a Board, or a World and its scene")
-        return Board(scene, world_or_board, self)

@@ -10,12 +10,13 @@ import tempfile
 from pathlib import Path
 
 from battlesight.geometry.world import World
-from battlesight.rulesets.core.scene_checks import require_rules
-from battlesight.scenes import limits, load_scene
+from battlesight.scenes import limits
 from battlesight.scenes.build import build_world
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import UnsafeOutput, check_target, to_json
 from battlesight.viewer.errors import UsageError
+
+import battlesight
 
 
 def add_scene_argument(parser: argparse.ArgumentParser) -> None:
@@ -23,12 +24,13 @@ def add_scene_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def load_checked(path: str) -> Scene:
-    """The scene at path, through the whole gate `validate` runs (the format, the builders, the
-    ruleset's rules data): SceneError on bad input; unknown-key warnings go to stderr."""
-    scene = load_scene(path)
-    for warning in require_rules(scene):
+    """The scene at path, through the whole gate `validate` runs (`battlesight.load`: the
+    format, the builders, the ruleset's rules data): SceneError on bad input; unknown-key
+    warnings go to stderr."""
+    field = battlesight.load(path)
+    for warning in field.warnings:
         print(warning, file=sys.stderr)
-    return scene
+    return field.scene
 
 
 def load(path: str) -> tuple[Scene, World]:
