@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battlesight.geometry.visibility import SightQuery, Visibility
+from battlesight.geometry.visibility import Visibility
 from battlesight.rulesets.core.ruleset import sight_batch
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.verdict import Verdict, cover_modifiers
 
-from .sight import RULE_LOS, sight_origin, skip_models, target_parts
+from .sight import RULE_LOS, rule_queries
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -52,20 +52,11 @@ def judge_views(board: Board, pairs: list[tuple[str, str]], samples: int
     """The verdicts of `judge` and the rule view behind each (eye to body, past the models
     that may not block): a shooting attack builds its per-unit cover from these same views
     with `cover_from_views`, so that sight and cover are judged once, one way."""
-    parts = {t: target_parts(board, t) for t in dict.fromkeys(t for _, t in pairs)}
-    eyes = {f: sight_origin(board, f) for f in dict.fromkeys(f for f, _ in pairs)}
-    skips: dict[tuple[str, str], tuple[str, ...]] = {}
-    queries = []
-    for f, t in pairs:
-        key = (board.unit_of(f), t)
-        if key not in skips:
-            skips[key] = skip_models(board, key[0], t)
-        queries.append(SightQuery(f, t, eye=eyes[f], parts=parts[t], skip=skips[key],
-                                  samples=samples))
+    queries = rule_queries(board, pairs, samples)
     plain, ruled = sight_batch(board.world, pairs, queries)
     out = []
     memo = board.sight_memo
-    for (f, t), geo, vis in zip(pairs, plain, ruled, strict=True):
+    for (f, t), query, geo, vis in zip(pairs, queries, plain, ruled, strict=True):
         cover = cover_from_views(board, [f], t, [vis], memo=memo) if vis.visible else None
         if vis.visible:
             reason = f"{f} sees {vis.visible_fraction:.0%} of {t}'s body from its eye"
@@ -77,8 +68,8 @@ def judge_views(board: Board, pairs: list[tuple[str, str]], samples: int
             f, t, vis.visible, vis.visible_fraction if vis.visible else 0.0,
             geo.visible_fraction, reason, RULE_LOS, cover, dict(geo.blockers),
             cover_modifiers(cover), {
-                "target_parts": sorted(parts[t]) if parts[t] is not None else None,
-                "ignored_models": [m for m in skips[(board.unit_of(f), t)] if m != f],
+                "target_parts": sorted(query.parts) if query.parts is not None else None,
+                "ignored_models": [m for m in query.skip if m != f],
                 "obscured": round(vis.obscured_fraction, 4),
             }, visibility=geo))
     return out, dict(zip(pairs, ruled, strict=True))

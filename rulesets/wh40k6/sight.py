@@ -48,16 +48,30 @@ def sight_origin(board: Board, firer: str) -> np.ndarray:
     return board.eye(firer)
 
 
-def look(board: Board, pairs: list[tuple[str, str]], samples: int = DEFAULT_SAMPLES,
-         origins: dict[str, np.ndarray] | None = None) -> dict[tuple[str, str], Visibility]:
-    """Visibility of each (firer, target) pair, in one batch of ray-engine calls."""
+def rule_queries(board: Board, pairs: list[tuple[str, str]], samples: int = DEFAULT_SAMPLES,
+                 origins: dict[str, np.ndarray] | None = None) -> list[SightQuery]:
+    """The rule's sight query of each (firer, target) pair: from the firer's sight origin (or
+    `origins[firer]`) to the target's body, past the models that may not block (§4.2-§4.4).
+    The one place the verdict, charges and psychic targeting build their queries."""
+    parts = {t: target_parts(board, t) for t in dict.fromkeys(t for _, t in pairs)}
+    skips: dict[tuple[str, str], tuple[str, ...]] = {}
     queries = []
     for firer, target in pairs:
-        eye = None if origins is None else origins.get(firer)
+        key = (board.unit_of(firer), target)
+        if key not in skips:
+            skips[key] = skip_models(board, key[0], target)
+        eye = origins.get(firer) if origins is not None else None
         queries.append(SightQuery(
-            firer, target, eye=eye, parts=target_parts(board, target),
-            skip=skip_models(board, board.unit_of(firer), target), samples=samples,
-        ))
+            firer, target, eye=sight_origin(board, firer) if eye is None else eye,
+            parts=parts[target], skip=skips[key], samples=samples))
+    return queries
+
+
+def look(board: Board, pairs: list[tuple[str, str]], samples: int = DEFAULT_SAMPLES,
+         origins: dict[str, np.ndarray] | None = None) -> dict[tuple[str, str], Visibility]:
+    """Visibility of each (firer, target) pair by the rule, in one batch of ray-engine
+    calls."""
+    queries = rule_queries(board, pairs, samples, origins)
     return dict(zip(pairs, visibility_many(board.world, queries), strict=True))
 
 
