@@ -223,3 +223,16 @@ def test_los_and_shoot_measure_the_same_distance(capsys, name, unit, target):
         assert los["distance"] == pytest.approx(line["distance"], abs=1e-3), line["model"]
         checked += 1
     assert checked
+
+
+def test_wmh2_measures_bases_as_their_size_class_in_los_and_shoot(capsys, tmp_path):
+    """A 32 mm base is a small base (30 mm) in MK II: `los` and `shoot` give one distance."""
+    path = tmp_path / "w32.yaml"
+    path.write_text("format: 1\nname: p\nruleset: wmh2\ntable: [24, 24]\nmodels: [{id: a1, "
+                    "unit: A, player: 1, at: [12, 6], base: 32, height: 1.6}, {id: b1, unit: B, "
+                    "player: 2, at: [12, 12.8], base: 32, height: 1.6, facing: 270}]\n")
+    firer = shoot(capsys, path, "A", "B")["firers"][0]
+    assert main(["los", str(path), "--from", "a1", "--to", "b1", "--json"]) == 0
+    los = json.loads(capsys.readouterr().out)
+    assert los["distance"] == pytest.approx(firer["distance"], abs=1e-3)
+    assert los["distance"] > los["distance_plan"]  # the 30 mm class, not the 32 mm base

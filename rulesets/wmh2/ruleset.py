@@ -17,6 +17,7 @@ from .bodies import bodies, standardise
 from .combat import clouds_of
 from .cover import defence
 from .profile import Profile, parse_profile, raw_profile
+from .rules import gap
 from .sight import viewer_points
 from .standard import STANDARD
 
@@ -80,6 +81,12 @@ class WMH2(Ruleset):
     def sight_points(self, board: Board, observer: str) -> np.ndarray:
         """Points of the front half of the observer's standard volume (wmh2 §5.1 step 1)."""
         return viewer_points(bodies(board, [observer])[observer], 13, 3)
+
+    def distance(self, board: Board, a: str, b: str) -> float:
+        """In plan between base edges, each base as its size class (wmh2 §3, §4): what the
+        attack plans measure."""
+        bd = bodies(board, [a, b])
+        return gap(bd[a].xy, bd[a].radius, bd[b].xy, bd[b].radius)
 
     def skip_models(self, board: Board, firers: list[str], target: str) -> tuple[str, ...]:
         """Models never block in 3D: they block by their bases, in plan (wmh2 §5.2)."""
