@@ -141,6 +141,16 @@ def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeom
     raise ValueError(f"unknown terrain type {kind!r}")
 
 
+def input_files(scene: Scene) -> list[Path]:
+    """Every file the scene's world is built from: the scene file and its mesh files."""
+    scene_dir = scene.scene_dir
+    files = [Path(scene.path)] if scene.path is not None else []
+    files += [resolve_mesh_file(p.data["file"], scene_dir) for p in scene.terrain
+              if p.type == "mesh"]
+    files += [resolve_mesh_file(m.shape, scene_dir) for m in scene.models if m.is_mesh]
+    return files
+
+
 def model_volume(spec: ModelSpec, scene_dir: Path | None) -> ModelVolume:
     """The volume of a model (shared between models of the same shape and size)."""
     base = spec.base if not isinstance(spec.base, list) else tuple(spec.base)

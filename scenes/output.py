@@ -15,7 +15,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from datetime import date, datetime, time
 from pathlib import Path
@@ -34,10 +34,30 @@ class UnsafeOutput(OSError):
         super().__init__(errno.EINVAL, why, os.fspath(path))
 
 
+#: real paths of the files this run reads (the scene, its meshes, an actions file): no
+#: output may replace one of them
+_INPUTS: set[str] = set()
+
+
+def protect_inputs(paths: Iterable[str | os.PathLike[str]]) -> None:
+    """Note files this run reads, so that `check_target` refuses to write over them."""
+    _INPUTS.update(os.path.realpath(p) for p in paths)
+
+
+def forget_inputs() -> None:
+    """Start a new run (the command line calls this first)."""
+    _INPUTS.clear()
+
+
 def check_target(path: str | os.PathLike[str]) -> Path:
     """The path, if a file may be written there: it names nothing yet or a regular file, in
-    an existing folder. UnsafeOutput otherwise."""
+    an existing folder, and no file this run reads (see `protect_inputs`). UnsafeOutput
+    otherwise."""
     target = Path(path)
+    if os.path.realpath(target) in _INPUTS:
+        raise UnsafeOutput(target, "is a file this command reads (the scene, one of its mesh "
+                                   "files or the actions file); give another file, nothing "
+                                   "was written")
     try:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:

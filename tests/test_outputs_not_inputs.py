@@ -67,3 +67,32 @@ def test_an_output_beside_the_inputs_is_written(capsys, inputs, tmp_path):
     assert main([str(a) for a in ["play", scene, "--actions", actions, "--seed", "1",
                                   "--log", log]]) == 0
     assert log.read_text().startswith("{") or log.read_text().startswith("[")
+
+
+def test_export_never_writes_over_a_mesh_file_the_scene_reads(capsys, tmp_path):
+    """The scene's own mesh files are inputs too: `export` onto the statue it places is
+    refused when it would write, and the mesh is untouched."""
+    scene = tmp_path / "city.yaml"
+    shutil.copy(EXAMPLES / "wh40k6_city_ruins.yaml", scene)
+    mesh = tmp_path / "assets" / "terrain" / "statue.glb"
+    mesh.parent.mkdir(parents=True)
+    shutil.copy(ROOT / "assets" / "terrain" / "statue.glb", mesh)
+    err = _refused(capsys, ["export", scene, mesh], scene, mesh)
+    assert "is a file this command reads" in err
+    assert main(["export", str(scene), str(tmp_path / "out.glb")]) == 0  # elsewhere: written
+
+
+def test_the_window_may_save_its_layout_back_to_its_own_file(inputs):
+    """`view` is the one command whose output is its input: the edit mode saves the layout
+    to the scene file it opened; every other command refuses (above)."""
+    from battlesight.scenes.output import UnsafeOutput, check_target, forget_inputs
+    from battlesight.viewer.commands.common import load
+    from battlesight.viewer.commands.view import load_editable
+
+    scene, _ = inputs
+    forget_inputs()
+    load(str(scene))
+    with pytest.raises(UnsafeOutput):
+        check_target(scene)
+    load_editable(str(scene))
+    assert check_target(scene) == scene

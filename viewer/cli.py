@@ -13,7 +13,7 @@ import sys
 
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.limits import shorten
-from battlesight.scenes.output import NotJSON
+from battlesight.scenes.output import NotJSON, forget_inputs, protect_inputs
 from battlesight.viewer.commands.arguments import OneLineParser
 from battlesight.viewer.errors import UsageError
 
@@ -70,6 +70,7 @@ def check_outputs(args: argparse.Namespace) -> None:
         for path in value if isinstance(value, list) else [value]:
             if isinstance(path, str) and os.path.isfile(path):
                 inputs[os.path.realpath(path)] = path
+    protect_inputs(inputs)  # and for the writers themselves, whatever path they are given
     for name in OUTPUT_ARGS.get(args.command, ()):
         out = getattr(args, name, None)
         if not isinstance(out, str):
@@ -88,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     module = importlib.import_module(f"battlesight.viewer.commands.{COMMANDS[args.command]}")
+    forget_inputs()  # a new run (main may be called many times in one process)
     try:
         check_outputs(args)
         return int(module.run(args) or 0)

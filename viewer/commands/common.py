@@ -11,9 +11,9 @@ from pathlib import Path
 
 from battlesight.geometry.world import World
 from battlesight.scenes import limits
-from battlesight.scenes.build import build_world
+from battlesight.scenes.build import build_world, input_files
 from battlesight.scenes.model import Scene
-from battlesight.scenes.output import UnsafeOutput, check_target, to_json
+from battlesight.scenes.output import UnsafeOutput, check_target, protect_inputs, to_json
 from battlesight.viewer.errors import UsageError
 
 import battlesight
@@ -30,6 +30,7 @@ def load_checked(path: str) -> Scene:
     field = battlesight.load(path)
     for warning in field.warnings:
         print(warning, file=sys.stderr)
+    protect_inputs(input_files(field.scene))  # no output of this run may replace them
     return field.scene
 
 

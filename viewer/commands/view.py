@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from battlesight.scenes.output import forget_inputs
 from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import (
     add_scene_argument,
@@ -39,8 +40,16 @@ def add_parser(sub, name: str) -> None:
     add_heatmap_options(parser, "show the heatmap from the start (h toggles it)")
 
 
+def load_editable(path: str):
+    """`load`, with the scene file left writable: the window's edit mode saves the layout
+    back to its own file (`s`), which is the point of editing it."""
+    loaded = load(path)
+    forget_inputs()
+    return loaded
+
+
 def run(args) -> int:
-    scene, _ = load(args.scene)
+    scene, _ = load_editable(args.scene)
     width, height = parse_size(args.size)
     if args.select:
         require_model(scene, args.select)
@@ -68,7 +77,7 @@ def run(args) -> int:
     from battlesight.viewer.window import run_viewer
 
     def loader():
-        scene_now, world_now = load(args.scene)
+        scene_now, world_now = load_editable(args.scene)
         return world_now, scene_now
 
     run_viewer(loader, width, height, args.view, args.select, args.frames, args.screenshot,
