@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         print(shorten(f"battlesight {args.command}: {where}{': ' if where else ''}{why}"),
               file=sys.stderr)
         return EXIT_BAD_INPUT
+    finally:
+        forget_inputs()  # the run is over: its inputs bind nothing that runs after it
 
 
 if __name__ == "__main__":
