@@ -22,8 +22,11 @@ from battlesight.api import Battlefield
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="line of sight from one model to another (or to all)")
     add_scene_argument(parser)
-    parser.add_argument("--from", dest="observer", required=True, metavar="A",
-                        help="observing model id")
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--from", dest="observer", metavar="A", help="observing model id")
+    who.add_argument("--all", action="store_true",
+                     help="every ordered pair of models on the table, judged in one batch: a "
+                          "unit-by-unit table (JSON: one entry per pair, as --from gives it)")
     parser.add_argument("--to", dest="target", metavar="B",
                         help="target model id (default: every other model)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -31,6 +34,16 @@ def add_parser(sub, name: str) -> None:
 
 def run(args) -> int:
     scene, world = load(args.scene)
+    if args.all:
+        if args.target is not None:
+            raise UsageError("--to goes with --from, not --all")
+        ids = [m.id for m in scene.models if m.id in world.models]
+        reports = los_reports(scene, world, [(a, b) for a in ids for b in ids if a != b])
+        if args.json:
+            print_json(reports)
+        else:
+            print(format_matrix(scene, reports))
+        return 0
     require_model(scene, args.observer)
     if args.target is not None:
         require_model(scene, args.target)
@@ -92,6 +105,39 @@ def format_reports(observer: str, reports: list[dict]) -> str:
     return (f"line of sight from {observer}\n" + table(rows, header)
             + "\nplain sight: share of the whole target seen from the eye (geometry); "
               "rule's share: the share that counts under the system's sight rule" + note)
+
+
+def format_matrix(scene: Scene, reports: list[dict]) -> str:
+    """Unit against unit: how many of the target unit's models some model of the observing
+    unit sees by the rules, and the cover the seen ones have most often."""
+    unit_of = {m.id: m.unit or m.id for m in scene.models}
+    units = list(dict.fromkeys(unit_of[r["observer"]] for r in reports))
+    size = {u: sum(1 for m in scene.models if (m.unit or m.id) == u) for u in units}
+    seen: dict[tuple[str, str], set[str]] = {}
+    covers: dict[tuple[str, str], dict[str, str]] = {}
+    for r in reports:
+        key = (unit_of[r["observer"]], unit_of[r["target"]])
+        seen.setdefault(key, set())
+        if r["verdict"]["visible"]:
+            seen[key].add(r["target"])
+            if r["verdict"]["cover_text"]:
+                covers.setdefault(key, {})[r["target"]] = r["verdict"]["cover_text"]
+    rows = []
+    for a in units:
+        cells = []
+        for b in units:
+            if a == b:
+                cells.append("-")
+                continue
+            n = len(seen.get((a, b), ()))
+            texts = list(covers.get((a, b), {}).values())
+            common = max(set(texts), key=texts.count) if texts else ""
+            cells.append(f"{n}/{size[b]}" + (f" {common}" if common else ""))
+        rows.append([a, *cells])
+    return (f"who sees whom ({scene.ruleset}, {len(reports)} ordered pairs judged)\n"
+            + table(rows, ["observer \\ target", *units])
+            + "\neach cell: the target unit's models some model of the observing unit sees by "
+              "the rules, and the cover most of them have; `--from MODEL` gives the detail")
 
 
 def _cover_text(verdict: dict) -> str:

@@ -1,0 +1,42 @@
+"""`los --all`: every ordered pair judged in one batch; its entries are exactly what
+`los --from` gives for the same pairs, and the text is a unit-by-unit table."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from battlesight.viewer.cli import main
+
+from tests.helpers import EXAMPLES
+
+
+def _json(capsys, *argv) -> list | dict:
+    assert main([str(a) for a in argv]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("name", ["demo", "wmh2_hills_forest"])
+def test_all_pairs_equal_the_entries_of_los_from(capsys, name):
+    path = EXAMPLES / f"{name}.yaml"
+    every = _json(capsys, "los", path, "--all", "--json")
+    observers = list(dict.fromkeys(r["observer"] for r in every))
+    assert len(every) == len(observers) * (len(observers) - 1)
+    for observer in observers[:3]:
+        one = _json(capsys, "los", path, "--from", observer, "--json")
+        assert one == [r for r in every if r["observer"] == observer]
+
+
+def test_the_text_is_a_unit_table(capsys):
+    assert main(["los", str(EXAMPLES / "demo.yaml"), "--all"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "who sees whom (wh40k6, 132 ordered pairs judged)"
+    assert out[1].split()[:3] == ["observer", "\\", "target"]
+    rows = {line.split()[0]: line for line in out[3:5]}
+    assert set(rows) == {"tac-1", "boyz-1"}
+    assert "/6" in rows["tac-1"] and "/6" in rows["boyz-1"]
+
+
+def test_all_refuses_a_target(capsys):
+    assert main(["los", str(EXAMPLES / "demo.yaml"), "--all", "--to", "sgt"]) == 2
+    assert "--to goes with --from" in capsys.readouterr().err
