@@ -197,3 +197,17 @@ def test_massive_casualties_and_victory():
 
     after_removal(game2, "boss", apply_damage(game2.board, "boss", 99).destroyed)
     assert game2.over and game2.winner == 1
+
+
+def test_massive_casualties_at_exactly_half():
+    """Losing 2 of 4 models (exactly 50%) forces the check (wmh2 §10: 'loses 50% or more of
+    the models it had at the start of the turn'; the seed names 严重减员 in its contents only)."""
+    from battlesight.rulesets.wmh2.turn import after_removal
+
+    game = _squad().game()
+    board = game.board
+    after_removal(game, "wg-2", apply_damage(board, "wg-2", 1).destroyed)
+    assert not [e for e in game.log if e.kind == "command_check"]  # 1 of 4: 25%
+    after_removal(game, "wg-3", apply_damage(board, "wg-3", 1).destroyed)
+    checks = [e for e in game.log if e.kind == "command_check"]
+    assert len(checks) == 1 and checks[0].data["why"] == "massive casualties"

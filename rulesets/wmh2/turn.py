@@ -292,7 +292,8 @@ def _commanders_near(game: Game, unit: str) -> list[str]:
 
 
 def after_removal(game: Game, model: str, destroyed: bool) -> None:
-    """Massive casualties (a unit down to under half its turn-start size checks, wmh2 §10)
+    """Massive casualties (a unit that has lost half or more of its turn-start models checks,
+    wmh2 §10; the seed lists the rule by name only, the reading is the edition's 50% or more)
     and victory (the last warcaster or warlock of a side destroyed, wmh2 §13)."""
     if not destroyed:
         return
@@ -301,7 +302,7 @@ def after_removal(game: Game, model: str, destroyed: bool) -> None:
     ustate = game.unit(unit)
     left = len(board.unit_models(unit))
     start = int(ustate.status.get("turn_start_models", ustate.starting_models))
-    if left and start > 1 and left * 2 < start and not ustate.status.get("casualty_checked"):
+    if left and start > 1 and left * 2 <= start and not ustate.status.get("casualty_checked"):
         ustate.status["casualty_checked"] = True
         command_check(game, unit, "massive casualties")
     _victory(game)
