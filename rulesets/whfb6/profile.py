@@ -5,6 +5,8 @@ no armour), `ward: 5`, `weapons: [{name, range, S}]` (S a number, `user`, or `+1
 user's S plus one), `rules: [skirmishers, fast cavalry, large target, ...]`, `type:` (infantry,
 cavalry, monster, war machine, chariot), `wizard: 2` (level; inline: `rules: [wizard 2]`),
 `army: dwarfs`. A model's `role:` (champion, standard, musician) comes from the scene.
+`ward`, `wizard` and `army` may be given inline on a unit entry or a model as on a data
+profile (`merge_inline`); `stats: {Ward: 5}` is the same as `ward: 5`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ STAT_KEYS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
 RULE_WEAPONS = "whfb6 §8.7"
 #: Unit Strength per model by troop type (whfb6 §9.2, [GK✓]): infantry 1, cavalry 2.
 UNIT_STRENGTH = {"infantry": 1, "cavalry": 2, "war machine": 3, "chariot": 4}
+#: whfb6's own inline keys beside the core's (`core.profiles.INLINE_KEYS`).
+INLINE_KEYS = ("ward", "wizard", "army")
+#: A ward save rolls a D6 and a 1 always fails: 2+ to 6+ (whfb6 §8.4).
+WARD_RANGE = (2, 6)
+#: Wizard levels 1 to 4, each giving its power and casting dice (whfb6 §10).
+WIZARD_LEVELS = (1, 4)
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,22 @@ def _int_or_none(value: Any) -> int | None:
     if value is None or value == "-" or value == "":
         return None
     return int(value)
+
+
+def merge_inline(raw: dict[str, Any], layers: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """The core's merged profile with whfb6's inline keys of each layer (the unit entry, then
+    the model: later wins); a layer's `stats: {Ward: n}` sets the ward as `ward: n` does, and
+    `ward:` beside it wins."""
+    for layer in layers:
+        if not layer:
+            continue
+        stats = layer.get("stats")
+        if isinstance(stats, dict) and "Ward" in stats:
+            raw["ward"] = stats["Ward"]
+        for key in INLINE_KEYS:
+            if key in layer:
+                raw[key] = layer[key]
+    return raw
 
 
 def parse_weapon(raw: dict[str, Any]) -> Weapon:

@@ -12,12 +12,12 @@ from battlesight.rulesets.core.verdict import Verdict
 
 from . import actions, layout, shooting, sight
 from .ambiguities import AMBIGUITIES
-from .profile import Profile, parse_profile
+from .profile import Profile, merge_inline, parse_profile
 from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
-    from battlesight.scenes.model import ModelSpec
+    from battlesight.scenes.model import ModelSpec, Scene
 
 
 PHASES = (
@@ -72,6 +72,12 @@ class WHFB6(HookedRuleset):
     hooks = actions
 
     # ---- profiles ---------------------------------------------------------------------------
+
+    def raw_profile(self, scene: Scene, spec: ModelSpec) -> dict[str, Any]:
+        """The core's merge, then `ward`, `wizard` and `army` from the unit entry and the model
+        (profile.merge_inline)."""
+        unit = scene.unit(spec.unit) if spec.unit else None
+        return merge_inline(super().raw_profile(scene, spec), [unit, spec.extra])
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
         return parse_profile(raw, spec.extra.get("role"))
