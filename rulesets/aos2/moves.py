@@ -127,18 +127,20 @@ def _closest_on_path(board: Board, model: str, dest: Dest,
 
 
 def truncate(board: Board, model: str, dest: Dest, limit: float, fly: bool) -> Dest:
-    """Cut a move back along its line to `limit` (staying on the same level)."""
+    """Cut a move back along its line to `limit` (staying on the same level, turned to the
+    destination's facing)."""
     if path_length(board, model, dest, fly) <= limit + 1e-9:
         return dest
     at = step_towards(board.outline(model).center, dest.at, limit)
-    return Dest(at, board.floor_of(model))
+    return Dest(at, board.floor_of(model), dest.facing)
 
 
 def apply(board: Board, dests: dict[str, Dest]) -> list[dict[str, Any]]:
+    """Move each model to its destination, turned to its `facing` when it gives one."""
     moved = []
     for m, dest in dests.items():
         before = board.outline(m).center
-        board.move(m, dest.at, floor=dest.floor)
+        board.move(m, dest.at, dest.facing, floor=dest.floor)
         moved.append({"model": m, "from": [round(v, 3) for v in before],
                       "to": [round(v, 3) for v in dest.at]})
     return moved
