@@ -82,3 +82,56 @@ def test_bad_ward_or_wizard_level_is_refused(capsys, tmp_path, line, key, fragme
     assert f"{path}:10: {key}: " in err and fragment in err
     assert main(["shoot", str(path), "--unit", "ua", "--target", "up"]) == 2
     assert f"{path}:10: {key}: " in capsys.readouterr().err
+
+
+def _screen_scene(tmp_path, screen_rules: str) -> str:
+    """Five archers (player 1, facing the far edge), a line of six models of another unit 8"
+    in front of them with 1" between bases (`screen_rules` their rules), and a target unit of
+    three 8" behind that line."""
+    rows = ["format: 1", "ruleset: whfb6", "table: [36, 30]", "models:"]
+    rows += [f"  - {{id: arch-{i + 1}, unit: archers, player: 1, at: [{15 + i}, 4], base: 20, "
+             "height: 1.2}" for i in range(5)]
+    step = 20 / 25.4 + 1.0  # a 20 mm base and a 1" gap
+    rows += [f"  - {{id: sk-{i + 1}, unit: screen, player: 1, at: [{14 + i * step:.3f}, 12], "
+             f"base: 20, height: 1.2, rules: [{screen_rules}]}}" for i in range(6)]
+    rows += [f"  - {{id: tgt-{i + 1}, unit: target, player: 2, at: [{16 + i}, 20], base: 20, "
+             "height: 1.2, facing: 180}" for i in range(3)]
+    return str(write_scene(tmp_path, "\n".join(rows) + "\n"))
+
+
+def _los(capsys, path: str, a: str, b: str) -> dict:
+    assert main(["los", path, "--from", a, "--to", b, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)["verdict"]
+
+
+def _shoot(capsys, path: str) -> dict:
+    assert main(["shoot", path, "--unit", "archers", "--target", "target", "--json",
+                 "--samples", "64"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_skirmishers_block_sight_through_the_gaps_between_them(capsys, tmp_path):
+    # Seed, 散亂戰陣(Skirmishers) 1 and 3: "組成散亂戰陣的部隊，每個模型彼此間距1吋" ...
+    # "位於散亂部隊之中的每個單位將不會擾亂彼此視線，但是散亂部隊本身卻會阻礙其餘單位的視線"
+    # -- skirmishers stand 1" apart, and the skirmishing unit itself blocks other units'
+    # sight: the archers cannot pick out the target between the skirmishers' bases.
+    path = _screen_scene(tmp_path, "skirmishers")
+    verdict = _los(capsys, path, "arch-3", "tgt-2")
+    assert not verdict["visible"] and verdict["rule"] == "whfb6 §4.2 LV-6"
+    assert "skirmishers screen" in verdict["reason"]
+    assert verdict["geometric_share"] > 0.5  # the gaps are there: the meshes hardly hide it
+    report = _shoot(capsys, path)
+    assert not report["eligible"] and "skirmishers screen" in report["reason"]
+    assert all(not f["can_fire"] for f in report["firers"])
+    # the skirmishers see past each other (own unit), and the target sees them
+    assert _los(capsys, path, "sk-3", "tgt-2")["visible"]
+    assert _los(capsys, path, "tgt-2", "sk-3")["visible"]
+
+
+def test_a_ranked_line_with_the_same_gaps_is_seen_through(capsys, tmp_path):
+    # the same line without the skirmishers rule: only the bases block (LV-1), and the
+    # archers shoot through the 1" gaps as before
+    path = _screen_scene(tmp_path, "")
+    verdict = _los(capsys, path, "arch-3", "tgt-2")
+    assert verdict["visible"] and verdict["rule"] != "whfb6 §4.2 LV-6"
+    assert _shoot(capsys, path)["eligible"]

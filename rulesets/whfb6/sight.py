@@ -4,7 +4,9 @@ A firer sees a target model when the target is inside its 90-degree front arc (f
 360, §4.2 LV-2) and at least one sampled line from its eye to the target's silhouette passes
 the rules: no solid terrain on it (hills, buildings; woods and obstacles are judged below),
 no other unit's base crossed in plan (troops block whatever their height, LV-1; the firer's own
-unit and the target's unit-mates never do, LV-6), no obstacle crossed unless the target or the
+unit and the target's unit-mates never do, LV-6), no skirmishing unit's area crossed (the
+convex hull of its bases: other units cannot see through the gaps between its models, LV-6;
+`screens`), no obstacle crossed unless the target or the
 firer is directly behind it (within `OBSTACLE_ADJACENT`, LV-3), and at most `WOODS_DEPTH` of
 woods crossed (LV-4). The physical visible fraction (models blocking as meshes) is reported
 beside the verdict. Cover (§5.1) is the worst piece that the rule-passing lines cross or that
@@ -28,6 +30,7 @@ RULE_LOS = "whfb6 §4.2"
 RULE_ARC = "whfb6 §4.2 LV-2"
 RULE_OBSTACLE = "whfb6 §4.2 LV-3"
 RULE_WOODS = "whfb6 §4.2 LV-4"
+RULE_SKIRMISH = "whfb6 §4.2 LV-6"
 RULE_COVER = "whfb6 §5.1"
 FRONT_ARC = 90.0
 OBSTACLE_ADJACENT = 1.0
@@ -214,6 +217,8 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
                         for t in dict.fromkeys(ln.target for ln in lines)}
             centre_in = np.array([inside_t[ln.target] for ln in lines], dtype=bool)
             covers[entry.id] = crossed | centre_in[idx]
+    areas = screens(board)
+    ok &= ~_screened(board, lines, s, e, idx, why, ok, areas)
     ok &= ~_troops(board, lines, s, e, idx, why, ok)
     for i, line in enumerate(lines):
         mine = idx == i
@@ -224,7 +229,7 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
         line.visible = bool(good.any())
         line.blockers = {k: v / len(good) for k, v in why[i].items()}
         if not line.visible:
-            _explain(world, line, why[i])
+            _explain(world, line, why[i], set(areas))
             continue
         for pid, mask in covers.items():
             hit = mask[mine] & good
@@ -233,9 +238,14 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
                 line.cover, line.cover_source = value, pid
 
 
-def _explain(world: Any, line: Line, why: dict[str, float]) -> None:
+def _explain(world: Any, line: Line, why: dict[str, float], skirmishers: set[str]) -> None:
     top = max(why, key=why.get) if why else "nothing"
     line.reason = f"every line from {line.firer} to {line.target} is blocked ({top})"
+    if top in skirmishers:
+        line.reason = (f"every line from {line.firer} to {line.target} is blocked by the "
+                       f"skirmishers {top}, gaps between their models included")
+        line.rule = RULE_SKIRMISH
+        return
     entry = world.terrain.get(top)
     line.rule = RULE_WOODS if entry is not None and is_woods(entry) else \
         RULE_OBSTACLE if entry is not None and is_obstacle(entry) else RULE_LOS
@@ -245,6 +255,43 @@ def _centre_in(outline: Outline, foot: np.ndarray) -> bool:
     from battlesight.geometry.plan import point_in_polygon
 
     return bool(point_in_polygon(np.asarray([outline.center]), foot)[0])
+
+
+def screens(board: Board) -> dict[str, np.ndarray]:
+    """{unit: plan area} of each skirmishing unit on the table (skirmishers or flyers): the
+    convex hull of its models' bases, which blocks other units' sight as a whole (LV-6)."""
+    from battlesight.geometry.plan import convex_hull_2d
+
+    members: dict[str, list[str]] = {}
+    for m in board.world.models:
+        if m in board.models:
+            members.setdefault(board.unit_of(m), []).append(m)
+    return {unit: convex_hull_2d(np.concatenate([board.outline(m).polygon() for m in models]))
+            for unit, models in members.items() if board.profile(models[0]).skirmisher}
+
+
+def _screened(board: Board, lines: list[Line], starts: np.ndarray, ends: np.ndarray,
+              idx: np.ndarray, why: list[dict[str, float]], ok: np.ndarray,
+              areas: dict[str, np.ndarray]) -> np.ndarray:
+    """(n,) lines crossing the area of a skirmishing unit that is neither the firer's nor the
+    target's (LV-6). A firer or target standing inside that area is left to the bases rule
+    (`_troops`): the area is the screen between other units, not a wall around them."""
+    from battlesight.geometry.plan import point_in_polygon
+
+    blocked = np.zeros(len(starts), dtype=bool)
+    for unit, area in areas.items():
+        if len(area) < 3:
+            continue
+        stand = {m: bool(point_in_polygon(np.asarray([board.outline(m).center]), area)[0])
+                 for m in dict.fromkeys(x for ln in lines for x in (ln.firer, ln.target))}
+        applies = np.array([unit not in (board.unit_of(ln.firer), board.unit_of(ln.target))
+                            and not stand[ln.firer] and not stand[ln.target] for ln in lines],
+                           dtype=bool)
+        cross = applies[idx] & (length_inside(starts, ends, area) > 1e-6)
+        for k in np.flatnonzero(cross & ok & ~blocked):
+            why[idx[k]][unit] = why[idx[k]].get(unit, 0) + 1
+        blocked |= cross
+    return blocked
 
 
 def _troops(board: Board, lines: list[Line], starts: np.ndarray, ends: np.ndarray,
