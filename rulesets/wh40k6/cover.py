@@ -186,6 +186,13 @@ def in_area_or_defence_line(board: Board, cover: Cover) -> bool:
     return False
 
 
+def unit_rule_holder(board: Board, model: str, rule: str) -> str | None:
+    """The first model of `model`'s unit with `rule` (itself first), or None: Stealth and
+    Shrouded are the whole unit's when at least one of its models has them (§5.2)."""
+    mates = board.unit_models(board.unit_of(model))
+    return next((m for m in [model, *mates] if board.profile(m).has(rule)), None)
+
+
 def with_modifiers(board: Board, cover: Cover, *, gone_to_ground: bool = False,
                    stealth: bool = False, shrouded: bool = False) -> Cover:
     """Cover after going to ground, Stealth and Shrouded, capped at 2+ (§5.2, §5.7)."""

@@ -28,18 +28,23 @@ def cover_from_views(board: Board, firers: list[str], target: str, views: list[V
     """Cover of `target` against firers of one unit, from their rule views of it (§5, §5.9):
     the one cover function of the verdict (one firer) and of a shooting attack (the unit's
     firers, A2: a firer that cannot see the model counts too; a vehicle: the firers able to
-    hurt it, by majority). `stealth` / `shrouded` add to the target's own rules (night
-    fighting, §8.12); memo shares the per-model work between the pairs of one call."""
-    from .cover import model_cover, with_modifiers
+    hurt it, by majority). Stealth and Shrouded of any model of the target's unit are the
+    whole unit's (§5.2); `stealth` / `shrouded` grant them from outside (night fighting,
+    §8.12); memo shares the per-model work between the pairs of one call."""
+    from .cover import model_cover, unit_rule_holder, with_modifiers
     from .vehicles import facing_view, vehicle_cover
 
     profile = board.profile(target)
     if profile.is_vehicle:
         return vehicle_cover(board, target, [facing_view(board, target, v) for v in views])
     cover = model_cover(board, board.unit_of(firers[0]), target, views, memo)
-    return with_modifiers(board, cover, gone_to_ground=gone_to_ground,
-                          stealth=stealth or profile.has("stealth"),
-                          shrouded=shrouded or profile.has("shrouded"))
+    holders = {r: unit_rule_holder(board, target, r) for r in ("stealth", "shrouded")}
+    out = with_modifiers(board, cover, gone_to_ground=gone_to_ground,
+                         stealth=stealth or holders["stealth"] is not None,
+                         shrouded=shrouded or holders["shrouded"] is not None)
+    out.notes.extend(f"{rule} is unit-wide: from {who} (§5.2)" for rule, who in holders.items()
+                     if who not in (None, target))
+    return out
 
 
 def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verdict]:

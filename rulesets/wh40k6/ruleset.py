@@ -131,12 +131,16 @@ class WH40K6(Ruleset):
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int | None = None) -> dict[str, Any]:
-        """`samples`: per sight line; default the verdict's own (`judge`), as `los` uses."""
+        """`samples`: per sight line; default the verdict's own (`judge`), as `los` uses.
+        `moved`: a vehicle moved at combat speed (one weapon at full BS, §8.10), as a `play`
+        move of up to 6" reads it."""
         from .shooting import ShotContext, analyse
+        from .vehicles import COMBAT_SPEED
 
         return label_profiles(board, analyse(
             board, unit, target,
-            ShotContext(weapon=weapon, moved=moved, samples=int(samples or self.samples))
+            ShotContext(weapon=weapon, moved=moved, vehicle_moved=COMBAT_SPEED if moved else 0.0,
+                        samples=int(samples or self.samples))
         ).to_dict())
 
     # ---- game -------------------------------------------------------------------------------

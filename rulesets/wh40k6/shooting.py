@@ -166,14 +166,48 @@ def pick_weapons(profile: Profile, choice: str | dict[str, str] | Weapon | None,
     return pick, "" if pick else "has no ranged weapon"
 
 
+@dataclass(frozen=True)
+class FireMode:
+    """How one weapon fires: 'normal', 'snap' (BS 1) or 'none' (`reason`, `rule` say why)."""
+
+    mode: str
+    reason: str = ""
+    rule: str = ""
+
+    @property
+    def snap(self) -> bool:
+        return self.mode == "snap"
+
+
+def fire_mode(w: Weapon, moved: bool, steady: bool, snap: bool) -> FireMode:
+    """The one decision of normal fire, snap shots or no fire for a weapon (§8.2, §8.6): a
+    Heavy weapon fired after moving (not Relentless) makes snap shots, and template, blast and
+    ordnance weapons cannot snap fire, so a moved Heavy Blast weapon cannot fire at all.
+    `snap`: snap shots forced already (overwatch, gone to ground, crew shaken, vehicle speed)."""
+    if w.kind == "ordnance" and moved and not steady:
+        return FireMode("none", "a model that moved cannot fire ordnance (§8.6)", RULE_TYPES)
+    heavy_moved = w.kind == "heavy" and moved and not steady
+    if not (snap or heavy_moved):
+        return FireMode("normal")
+    if w.template or w.blast or w.kind == "ordnance":
+        why = "template, blast and ordnance weapons cannot snap fire (§8.2)"
+        if heavy_moved and not snap:
+            why += ", and a heavy weapon fired after moving makes snap shots (§8.6)"
+        return FireMode("none", why, RULE_SNAP)
+    if heavy_moved and not snap:
+        return FireMode("snap", "a heavy weapon fired after moving makes snap shots (§8.6)",
+                        RULE_TYPES)
+    return FireMode("snap", "", RULE_SNAP)
+
+
 def shots_and_limits(w: Weapon, distance: float, moved: bool, steady: bool,
                      snap: bool) -> tuple[int | str, bool, str]:
-    """(shots, snap, why it cannot fire) for one weapon at one distance (§8.6)."""
-    if w.template or w.blast or w.kind == "ordnance":
-        if snap:
-            return 0, snap, "template, blast and ordnance weapons cannot snap fire (§8.2)"
-    if w.kind == "ordnance" and moved and not steady:
-        return 0, snap, "a model that moved cannot fire ordnance (§8.6)"
+    """(shots, snap, why it cannot fire) for one weapon at one distance (§8.6); whether it
+    fires normally, as snap shots or not at all is `fire_mode`'s."""
+    mode = fire_mode(w, moved, steady, snap)
+    if mode.mode == "none":
+        return 0, snap, mode.reason
+    snap = mode.snap
     if w.kind == "rapid fire":
         return (2 if distance <= w.half_range + 1e-9 else 1), snap, ""
     if w.kind == "salvo":
@@ -182,8 +216,6 @@ def shots_and_limits(w: Weapon, distance: float, moved: bool, steady: bool,
                 return 0, snap, "moved: a salvo weapon fires only within half range (§8.6)"
             return w.salvo[0], snap, ""
         return w.salvo[1], snap, ""
-    if w.kind == "heavy" and moved and not steady:
-        return w.shots, True, ""
     return w.shots, snap, ""
 
 

@@ -29,6 +29,7 @@ RULE_PEN = "wh40k6 §8.9"
 RULE_SPEED = "wh40k6 §8.10"
 FACINGS = ("front", "side", "rear")
 VERTICAL_LIMIT = 45.0
+COMBAT_SPEED = 6.0  # the farthest a combat-speed move goes (§7.3)
 
 
 def facing_of_samples(hull: Outline, points: np.ndarray) -> np.ndarray:
@@ -81,7 +82,7 @@ def speed_of(moved: float) -> str:
     """'stationary', 'combat' (up to 6") or 'cruising' (over 6") (§7.3)."""
     if moved <= 1e-9:
         return "stationary"
-    return "combat" if moved <= 6.0 + 1e-9 else "cruising"
+    return "combat" if moved <= COMBAT_SPEED + 1e-9 else "cruising"
 
 
 def max_penetration(weapon: Weapon, strength: int | None, armour: int,

@@ -22,8 +22,9 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--target", required=True, metavar="T", help="target unit id")
     parser.add_argument("--weapon", metavar="W", help="fire only this weapon")
     parser.add_argument("--moved", action="store_true",
-                        help="the firing unit moved this turn (wh40k6: heavy weapons snap fire; "
-                             "whfb6: -1 to hit; wmh2: no aiming +2)")
+                        help="the firing unit moved this turn (wh40k6: heavy weapons snap fire, "
+                             "a vehicle moved at combat speed; whfb6: -1 to hit; wmh2: no "
+                             "aiming +2)")
     parser.add_argument("--samples", type=int_in(MIN_SAMPLES, MAX_SAMPLES), default=None,
                         metavar="N",
                         help="silhouette samples per sight line (default: the sight verdict's "
