@@ -44,6 +44,11 @@ def protect_inputs(paths: Iterable[str | os.PathLike[str]]) -> None:
     _INPUTS.update(os.path.realpath(p) for p in paths)
 
 
+def is_protected(path: str | os.PathLike[str]) -> bool:
+    """Whether path is (a link to) a file this run reads."""
+    return os.path.realpath(path) in _INPUTS
+
+
 def forget_inputs() -> None:
     """Start a new run (the command line calls this first)."""
     _INPUTS.clear()
@@ -54,7 +59,7 @@ def check_target(path: str | os.PathLike[str]) -> Path:
     an existing folder, and no file this run reads (see `protect_inputs`). UnsafeOutput
     otherwise."""
     target = Path(path)
-    if os.path.realpath(target) in _INPUTS:
+    if is_protected(target):
         raise UnsafeOutput(target, "is a file this command reads (the scene, one of its mesh "
                                    "files or the actions file); give another file, nothing "
                                    "was written")

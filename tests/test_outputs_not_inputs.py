@@ -36,7 +36,7 @@ def _refused(capsys, argv: list[str], *files) -> str:
 def test_play_never_writes_over_its_scene_or_actions(capsys, inputs, option, which):
     scene, actions = inputs
     argv = ["play", scene, "--actions", actions, "--seed", "1", option, inputs[which]]
-    assert "is the input file" in _refused(capsys, argv, scene, actions)
+    assert "is an input file of this command" in _refused(capsys, argv, scene, actions)
 
 
 @pytest.mark.parametrize("option", ["--heatmap", "--save-field"])

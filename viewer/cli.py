@@ -13,7 +13,7 @@ import sys
 
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.limits import shorten
-from battlesight.scenes.output import NotJSON, forget_inputs, protect_inputs
+from battlesight.scenes.output import NotJSON, forget_inputs, is_protected, protect_inputs
 from battlesight.viewer.commands.arguments import OneLineParser
 from battlesight.viewer.errors import UsageError
 
@@ -64,13 +64,10 @@ OUTPUT_SUFFIXES = {("analyze", "heatmap"): ".png", ("analyze", "save_field"): ".
 def check_outputs(args: argparse.Namespace) -> None:
     """UsageError when an output would replace one of the command's own input files (a
     scene, an actions file), or names the wrong kind of file: checked before any work."""
-    inputs: dict[str, str] = {}
     for name in INPUT_ARGS:
         value = getattr(args, name, None)
-        for path in value if isinstance(value, list) else [value]:
-            if isinstance(path, str) and os.path.isfile(path):
-                inputs[os.path.realpath(path)] = path
-    protect_inputs(inputs)  # and for the writers themselves, whatever path they are given
+        protect_inputs(p for p in (value if isinstance(value, list) else [value])
+                       if isinstance(p, str) and os.path.isfile(p))
     for name in OUTPUT_ARGS.get(args.command, ()):
         out = getattr(args, name, None)
         if not isinstance(out, str):
@@ -79,10 +76,9 @@ def check_outputs(args: argparse.Namespace) -> None:
         suffix = OUTPUT_SUFFIXES.get((args.command, name))
         if suffix and not out.lower().endswith(suffix):
             raise UsageError(f"{flag} {out}: must end in {suffix}")
-        read = inputs.get(os.path.realpath(out))
-        if read is not None:
-            raise UsageError(f"{flag} {out} is the input file {read}: give another file, "
-                             "nothing was written")
+        if is_protected(out):  # the writers refuse it too (check_target); say so before work
+            raise UsageError(f"{flag} {out} is an input file of this command: give another "
+                             "file, nothing was written")
 
 
 def main(argv: list[str] | None = None) -> int:
