@@ -53,6 +53,10 @@ class Judge:
         return [self._known[p] for p in pairs]
 
 
+#: the verdict's keys `render --json` prints for each line drawn
+LINE_KEYS = ("observer", "target", "status", "label", "seen_share", "geometric_share", "rule")
+
+
 @dataclass
 class SightLine:
     """A drawn sight line: one verdict, with the plain ray cast it carries for the picture."""
@@ -102,10 +106,8 @@ class SightLine:
 
     def to_dict(self) -> dict[str, Any]:
         """What `render --los --json` prints for the line."""
-        v = self.verdict
-        return {"observer": v.observer, "target": v.target, "status": v.status,
-                "label": v.label, "seen_share": round(float(v.seen_share), 4),
-                "geometric_share": round(float(v.geometric_share), 4), "rule": v.rule}
+        full = self.verdict.to_dict()  # the verdict's own numbers, as `los --json` prints them
+        return {k: full[k] for k in LINE_KEYS}
 
 
 def enemies_of(world, observer: str) -> list[str]:
