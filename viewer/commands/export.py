@@ -1,22 +1,25 @@
-"""`battlesight export SCENE OUT.glb`: the assembled world as one glTF scene (y-up, as glTF
-requires; `geometry.meshfile.load_mesh_file` turns it back to z-up)."""
+"""`battlesight export SCENE OUT.glb [--units m|cm|mm|in]`: the assembled world as one glTF
+scene other tools open at the right size (metres and y-up by default, as glTF requires), with
+materials, a table node and one node per piece and model (`viewer.gltf_export`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import trimesh
-from battlesight.geometry.meshfile import glb_bytes
 from battlesight.geometry.world import World
 from battlesight.scenes.output import write_output
 from battlesight.viewer.commands.common import add_scene_argument, check_output_path, load
 from battlesight.viewer.errors import UsageError
+from battlesight.viewer.gltf_export import UNITS, world_glb
 
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="write the world as a glTF binary, one node per owner")
     add_scene_argument(parser)
     parser.add_argument("out", metavar="OUT.glb", help="output file (glTF binary)")
+    parser.add_argument("--units", choices=tuple(UNITS), default="m",
+                        help="length unit of the file (default m, glTF's own; in for tools "
+                             "that expect inches)")
 
 
 def run(args) -> int:
@@ -25,23 +28,12 @@ def run(args) -> int:
         raise UsageError(f"{out}: the output must be a .glb file")
     check_output_path(out)
     _, world = load(args.scene)
-    export_world(world, out)
-    print(f"wrote {out} ({len(world.terrain)} terrain pieces, {len(world.models)} models)")
+    export_world(world, out, args.units)
+    print(f"wrote {out} ({len(world.terrain)} terrain pieces, {len(world.models)} models, "
+          f"in {args.units}, y-up)")
     return 0
 
 
-def world_parts(world: World) -> list[tuple[str, trimesh.Trimesh]]:
-    """(owner id, mesh) for every terrain solid, area volume (as 'ID/area') and model."""
-    parts = []
-    for entry in world.terrain.values():
-        if entry.geometry.solid is not None:
-            parts.append((entry.id, entry.geometry.solid))
-        if entry.geometry.area is not None:
-            parts.append((f"{entry.id}/area", entry.geometry.area))
-    parts += [(model.id, model.mesh) for model in world.models.values()]
-    return parts
-
-
-def export_world(world: World, out: Path) -> None:
+def export_world(world: World, out: Path, units: str = "m") -> None:
     """Write safely (``scenes.output``: a temporary file beside `out`, then a rename)."""
-    write_output(out, glb_bytes(world_parts(world)))
+    write_output(out, world_glb(world, units))

@@ -1,0 +1,98 @@
+"""`battlesight export`: glTF as other tools read it (metres, y-up, materials, a table node)."""
+
+import json
+import os
+import struct
+
+import numpy as np
+import pytest
+import trimesh
+from battlesight.scenes import EXAMPLES_DIR
+from battlesight.scenes.build import build_world
+from battlesight.scenes.loader import load_scene
+from battlesight.viewer import palette
+from battlesight.viewer.cli import main
+from battlesight.viewer.gltf_export import TABLE_THICKNESS, UNITS
+
+DEMO = EXAMPLES_DIR / "demo.yaml"
+
+
+def gltf_json(path) -> dict:
+    """The JSON chunk of a binary glTF file."""
+    data = path.read_bytes()
+    length, kind = struct.unpack("<II", data[12:20])
+    assert kind == 0x4E4F534A
+    return json.loads(data[20:20 + length])
+
+
+def export(tmp_path, *extra: str):
+    out = tmp_path / "world.glb"
+    assert main(["export", str(DEMO), str(out), *extra]) == 0
+    return out
+
+
+def world_bounds_inches() -> np.ndarray:
+    """(2, 3) z-up bounds of the demo world in inches, table board included."""
+    world = build_world(load_scene(DEMO))
+    meshes = [e.geometry.solid for e in world.terrain.values() if e.geometry.solid is not None]
+    meshes += [m.mesh for m in world.models.values()]
+    lo = np.min([m.bounds[0] for m in meshes], axis=0)
+    hi = np.max([m.bounds[1] for m in meshes], axis=0)
+    lo = np.minimum(lo, [0.0, 0.0, -TABLE_THICKNESS])
+    hi = np.maximum(hi, [*world.table, 0.0])
+    return np.array([lo, hi])
+
+
+@pytest.mark.parametrize("units", ["m", "in", "mm"])
+def test_extents_are_in_the_units_asked_for_and_y_up(tmp_path, units):
+    """The file's extents equal the world's (inches, z-up) scaled and turned y-up, within 1%."""
+    scene = trimesh.load(export(tmp_path, "--units", units))
+    (x0, y0, z0), (x1, y1, z1) = world_bounds_inches() * UNITS[units]
+    expected = np.array([x1 - x0, z1 - z0, y1 - y0])  # glTF: x, up, -depth
+    assert np.allclose(scene.extents, expected, rtol=0.01)
+    assert scene.bounds[0][1] == pytest.approx(-TABLE_THICKNESS * UNITS[units], rel=0.01)
+
+
+def test_default_is_metres(tmp_path):
+    """A 48" table opens 1.22 m wide, not 48 m: glTF's unit is the metre."""
+    scene = trimesh.load(export(tmp_path))
+    table = scene.geometry["table"]
+    assert table.extents[0] == pytest.approx(48 * 0.0254, rel=0.01)
+
+
+def test_nodes_table_terrain_models_and_materials(tmp_path):
+    doc = gltf_json(export(tmp_path))
+    nodes = {n["name"]: n for n in doc["nodes"]}
+    roots = {doc["nodes"][i]["name"] for i in doc["scenes"][doc["scene"]]["nodes"]}
+    assert roots == {"table", "terrain", "models"}
+    scene = load_scene(DEMO)
+    children = {g: {doc["nodes"][i]["name"] for i in nodes[g]["children"]}
+                for g in ("terrain", "models")}
+    assert {m.id for m in scene.models} == children["models"]
+    assert {p.id for p in scene.terrain} <= children["terrain"]
+    materials = {m["name"]: m for m in doc["materials"]}
+    assert {"table", "ruin", "player-1", "player-2"} <= set(materials)
+    red = materials["player-1"]["pbrMetallicRoughness"]["baseColorFactor"]
+    assert red == pytest.approx(list(palette.player_colour(1)), abs=1 / 255)  # 8-bit in trimesh
+    canopy = materials["forest-area"]
+    assert canopy["alphaMode"] == "BLEND"
+    mesh_material = {doc["meshes"][nodes[m.id]["mesh"]]["primitives"][0]["material"]
+                     for m in scene.models if m.player == 2}
+    assert {doc["materials"][i]["name"] for i in mesh_material} == {"player-2"}
+
+
+def test_file_mode_follows_the_umask(tmp_path):
+    mask = os.umask(0o027)
+    try:
+        out = export(tmp_path)
+    finally:
+        os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o640
+
+
+def test_bad_units_are_refused(tmp_path, capsys):
+    out = tmp_path / "x.glb"
+    with pytest.raises(SystemExit) as stop:
+        main(["export", str(DEMO), str(out), "--units", "furlong"])
+    assert stop.value.code == 2 and not out.exists()
+    assert "furlong" in capsys.readouterr().err

@@ -1,0 +1,107 @@
+"""The world as a glTF scene other tools open at the right size: metres (glTF's unit) and y-up,
+with materials, a table node and a node tree (table, terrain, models).
+
+The project works in inches with z up; glTF 2.0 says "the units for all linear distances are
+meters" and +Y is up, so the vertices are scaled by `UNITS[units]` and rotated -90 degrees
+about x when written (baked into the vertices rather than left on a root node, so that every
+reader, including ones that ignore node transforms, gets metres). `units="in"` keeps inches for
+tools that expect them. Colours come from `viewer.palette` (terrain by kind, models by player),
+the same as the pictures; a textured or colour-painted input mesh keeps its own look.
+No Panda3D here: exporting needs no display.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import trimesh
+from battlesight.geometry.meshfile import Z_UP_TO_Y_UP
+from battlesight.geometry.world import World
+from trimesh.visual import ColorVisuals, TextureVisuals
+from trimesh.visual.material import PBRMaterial
+
+from . import palette
+
+#: Scale from the project's inches to each unit a file may be written in.
+UNITS: dict[str, float] = {"m": 0.0254, "cm": 2.54, "mm": 25.4, "in": 1.0}
+#: The table's thickness below z = 0, in inches (a board, so the table reads as one).
+TABLE_THICKNESS = 0.5
+
+
+def material(name: str, colour: palette.Colour, roughness: float = 0.85) -> PBRMaterial:
+    """A glTF metal-rough material of one colour (translucent colours blend)."""
+    rgba = [float(c) for c in colour]
+    return PBRMaterial(name=name, baseColorFactor=rgba, metallicFactor=0.0,
+                       roughnessFactor=roughness,
+                       alphaMode="BLEND" if rgba[3] < 1.0 else "OPAQUE",
+                       doubleSided=rgba[3] < 1.0)
+
+
+def has_own_look(mesh: trimesh.Trimesh) -> bool:
+    """True when the input mesh carries a texture or painted colours worth keeping."""
+    visual = mesh.visual
+    if isinstance(visual, TextureVisuals):
+        mat = visual.material
+        return getattr(mat, "image", None) is not None or getattr(
+            mat, "baseColorTexture", None) is not None
+    return isinstance(visual, ColorVisuals) and visual.defined
+
+
+def dressed(mesh: trimesh.Trimesh, mat: PBRMaterial, to_file: np.ndarray) -> trimesh.Trimesh:
+    """A copy of `mesh` in the file's frame, wearing `mat` unless it has a look of its own."""
+    out = mesh.copy()
+    if not has_own_look(mesh):
+        out.visual = TextureVisuals(material=mat)
+    out.apply_transform(to_file)
+    return out
+
+
+def file_transform(units: str) -> np.ndarray:
+    """(4, 4) project frame (inches, z-up) -> file frame (`units`, y-up)."""
+    scale = np.diag([UNITS[units]] * 3 + [1.0])
+    return Z_UP_TO_Y_UP @ scale
+
+
+def table_mesh(world: World) -> trimesh.Trimesh:
+    """The table as a board: its top at z = 0, corner at the origin."""
+    width, depth = world.table
+    board = trimesh.creation.box((width, depth, TABLE_THICKNESS))
+    board.apply_translation((width / 2, depth / 2, -TABLE_THICKNESS / 2))
+    return board
+
+
+def world_scene(world: World, units: str = "m") -> trimesh.Scene:
+    """The glTF scene of `world`: nodes `table`, `terrain` (one child per piece, `ID/area` for
+    a piece's area volume) and `models` (one child per model), each named by its id."""
+    if units not in UNITS:
+        raise ValueError(f"units must be one of {', '.join(UNITS)}, got {units!r}")
+    to_file = file_transform(units)
+    scene = trimesh.Scene(base_frame="battlesight")
+    for group in ("terrain", "models"):
+        scene.graph.update(frame_from="battlesight", frame_to=group)
+
+    def add(name: str, mesh: trimesh.Trimesh, mat: PBRMaterial, parent: str) -> None:
+        scene.add_geometry(dressed(mesh, mat, to_file), node_name=name, geom_name=name,
+                           parent_node_name=parent)
+
+    add("table", table_mesh(world), material("table", palette.TABLE, 1.0), "battlesight")
+    looks: dict[str, PBRMaterial] = {}
+    for entry in world.terrain.values():
+        colour = palette.TERRAIN.get(entry.kind, palette.OTHER_TERRAIN)
+        if entry.geometry.solid is not None:
+            mat = looks.setdefault(entry.kind, material(entry.kind, colour))
+            add(entry.id, entry.geometry.solid, mat, "terrain")
+        if entry.geometry.area is not None:
+            area = palette.FOREST_CANOPY if entry.kind == "forest" else palette.AREA
+            name = f"{entry.kind}-area"
+            add(f"{entry.id}/area", entry.geometry.area,
+                looks.setdefault(name, material(name, area)), "terrain")
+    for model in world.models.values():
+        name = f"player-{model.player}" if model.player is not None else "neutral"
+        mat = looks.setdefault(name, material(name, palette.player_colour(model.player), 0.6))
+        add(model.id, model.mesh, mat, "models")
+    return scene
+
+
+def world_glb(world: World, units: str = "m") -> bytes:
+    """The binary glTF of `world_scene`."""
+    return world_scene(world, units).export(file_type="glb")
