@@ -61,6 +61,7 @@ class Board:
             state.on_table = spec.id in world.models
             self.models[spec.id] = state
         self._spare: dict[str, Any] = {}  # volumes of models taken off the table, by id
+        self._changes: list[dict[str, Any]] = []  # what moved or left since take_changes
         #: sight work shared by the judgements on this board, keyed by what it depends on
         #: (model positions), so moves never read stale entries
         self.sight_memo: dict[tuple, Any] = {}
@@ -160,6 +161,10 @@ class Board:
         state.spec.floor = floor or None
         if facing is not None:
             state.spec.facing = float(facing) % 360.0
+        placed = self.world.models[model_id]
+        self._changes.append({"model": model_id, "at": [round(at[0], 4), round(at[1], 4)],
+                              "z": round(float(placed.position[2]), 4),
+                              "facing": round(float(placed.facing), 3)})
 
     def take_off(self, model_id: str) -> None:
         """Remove a model from the table but keep it (reserves, embarked)."""
@@ -168,6 +173,7 @@ class Board:
             self._spare[model_id] = self.world.models[model_id].volume
             self.world.remove_model(model_id)
         state.on_table = False
+        self._changes.append({"model": model_id, "off_table": True})
 
     def remove(self, model_id: str) -> None:
         """A casualty: off the world and out of the scene."""
@@ -177,6 +183,14 @@ class Board:
         state.alive = False
         state.on_table = False
         self.scene.models = [m for m in self.scene.models if m.id != model_id]
+        self._changes.append({"model": model_id, "removed": True})
+
+    def take_changes(self) -> list[dict[str, Any]]:
+        """Every change to the table since the last call, in order: a model placed
+        `{model, at, z, facing}`, taken off `{model, off_table}` or a casualty
+        `{model, removed}` (the log's `changes`, which `battlesight replay` draws)."""
+        changes, self._changes = self._changes, []
+        return changes
 
     def set_wounds(self, model_id: str, wounds: int) -> None:
         state = self.model(model_id)

@@ -110,12 +110,13 @@ class Event:
     unit: str | None
     data: dict[str, Any]
     rolls: list[dict[str, Any]]
+    changes: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "seq": self.seq, "game_turn": self.game_turn, "player": self.player,
             "phase": self.phase, "step": self.step, "kind": self.kind, "unit": self.unit,
-            "data": self.data, "rolls": self.rolls,
+            "data": self.data, "rolls": self.rolls, "changes": self.changes,
         }
 
 
@@ -323,7 +324,7 @@ class Game:
         step = (self.ruleset.phases[self.phase_index].steps[self.step_index].name
                 if self.ruleset.phases else "")
         event = Event(len(self.log) + 1, self.game_turn, self.active_player, phase, step, kind,
-                      unit, data, rolls)
+                      unit, data, rolls, self.board.take_changes())
         self.log.append(event)
         return event
 
