@@ -47,6 +47,7 @@ class AttackContext:
     back_strike: bool | None = None  # None: judged from where the attacker stands
     magic: bool = False
     auto_rules: bool = True
+    spray: bool = False  # one of a spray's attacks: no aiming, no target-in-melee, in range
 
 
 @dataclass
@@ -186,7 +187,7 @@ def plan_attack(board: Board, attacker: str, target: str, weapon: Weapon | None,
     else:
         plan.sight = sight if sight is not None else line_of_sight(
             board.world, bd, attacker, target, clouds_of(board))
-        plan.in_range = plan.distance <= weapon.rng + TOL
+        plan.in_range = ctx.spray or plan.distance <= weapon.rng + TOL
         if not plan.sight.visible:
             plan.legal, plan.reason, plan.rule = False, plan.sight.reason, plan.sight.rule
         elif engaged_by(board, attacker, bd) and not ap.has("gunfighter"):
@@ -232,9 +233,9 @@ def _attack_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
     if ctx.free_strike:
         add("free strike", 2, RULE_SECTION, "free strike +2 (wmh2 §9.2)")
     if plan.kind != "melee":
-        if ctx.aimed and plan.kind == "ranged":
+        if ctx.aimed and plan.kind == "ranged" and not ctx.spray:
             add("aiming (forfeits movement)", 2, RULE_SECTION, "aiming +2 (wmh2 §9.2)")
-        if engaged_by(board, plan.target, bd):
+        if engaged_by(board, plan.target, bd) and not ctx.spray:
             add("target in melee", -4, RULE_SECTION, "target in melee -4 (wmh2 §9.2)")
         if tp.has("stealth") and not a.eyeless and plan.distance > STEALTH_RANGE + TOL:
             plan.auto_miss = "Stealth: attack from more than 5\" misses automatically"
@@ -279,6 +280,13 @@ def _damage_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
     boosted = ctx.free_strike or (ctx.charge_attack and plan.kind == "melee") or ctx.boost_damage
     plan.damage_dice = 2 + (1 if boosted else 0) + (1 if weapon.has("weapon master") else 0)
     plan.damage_mod = mod
+    plan.armour = armour(board, a, b)
+
+
+def armour(board: Board, a: Body, b: Body) -> int:
+    """The current ARM of `b` against an attack from `a`: Shield +2 and Buckler +1 from the
+    front arc with the weapon's system working, a warcaster's focus (wmh2 §9.1)."""
+    tp = board.profile(b.id)
     arm_bonus = 0
     if not in_back_arc(b, a):
         for w in tp.weapons:
@@ -288,8 +296,8 @@ def _damage_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
             if loc_ok and w.has("buckler"):
                 arm_bonus += 1
     if tp.type == "warcaster":
-        arm_bonus += int(board.model(plan.target).status.get("focus", 0))
-    plan.armour = current(board, plan.target, "ARM", bonus=arm_bonus)
+        arm_bonus += int(board.model(b.id).status.get("focus", 0))
+    return current(board, b.id, "ARM", bonus=arm_bonus)
 
 
 def roll_attack(plan: AttackPlan, roller: Roller) -> dict[str, Any]:

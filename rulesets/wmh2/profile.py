@@ -9,6 +9,7 @@ its own `stats` and `weapons`: they override the model profile it names (so a sc
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -18,7 +19,7 @@ import yaml
 from battlesight.rulesets.core.profiles import ProfileError, load_data, resolve, weapon
 from battlesight.scenes.model import ModelSpec, Scene
 
-from .rules import MELEE_RANGE, REACH_RANGE, size_class, volume_height
+from .rules import AOE_SIZES, MELEE_RANGE, REACH_RANGE, SPRAY_LENGTHS, size_class, volume_height
 
 RULESET = "wmh2"
 STAT_NAMES = ("SPD", "STR", "MAT", "RAT", "DEF", "ARM", "CMD", "FOC", "FURY", "THR")
@@ -29,7 +30,9 @@ STAT_ALIASES = {"focus": "FOC", "fury": "FURY"}
 
 @dataclass(frozen=True)
 class Weapon:
-    """One weapon: melee (range 0.5", reach 2") or ranged (RNG inches)."""
+    """One weapon: melee (range 0.5", reach 2") or ranged (RNG inches); `aoe`: the template
+    diameter of an AOE weapon; `spray`: the template length of a spray weapon (`RNG: "SP 8"`,
+    its RNG is that length)."""
 
     name: str
     melee: bool
@@ -39,6 +42,7 @@ class Weapon:
     pow: int | None = None
     location: str | None = None
     qualities: frozenset[str] = frozenset()
+    spray: float | None = None
 
     def has(self, quality: str) -> bool:
         return quality.lower() in self.qualities
@@ -145,26 +149,48 @@ def raw_profile(scene: Scene, spec: ModelSpec, standard: str | None = None) -> d
 
 def parse_weapon(entry: dict[str, Any]) -> Weapon:
     """A weapon from raw data: `RNG: melee` (0.5"), `RNG: reach` or `reach: true` (2"),
-    `melee: true` with a number, or a ranged RNG in inches."""
+    `melee: true` with a number, `RNG: "SP 6"` / `"SP 8"` / `"SP 10"` (a spray), or a ranged
+    RNG in inches; `AOE` is 3, 4 or 5 (the template's diameter)."""
     name = str(entry.get("name", "weapon"))
     rng = entry.get("RNG", entry.get("rng"))
     quals = {str(q).lower() for q in entry.get("qualities", []) or []}
-    melee = bool(entry.get("melee")) or isinstance(rng, str)
+    spray = spray_length(rng)
+    if isinstance(rng, str) and spray is None and rng.strip().lower() not in ("melee", "reach"):
+        raise ProfileError(f"weapon {name!r}: RNG {rng!r} is not a number, melee, reach or "
+                           f"SP {'/'.join(f'{n:g}' for n in SPRAY_LENGTHS)}")
+    melee = spray is None and (bool(entry.get("melee")) or isinstance(rng, str))
     if entry.get("reach") or (isinstance(rng, str) and rng.lower() == "reach"):
         melee, quals = True, quals | {"reach"}
     if melee:
         rng_in = REACH_RANGE if "reach" in quals else (
             float(rng) if isinstance(rng, (int, float)) else MELEE_RANGE)
+    elif spray is not None:
+        if spray not in SPRAY_LENGTHS:
+            raise ProfileError(f"weapon {name!r}: {rng!r} is not a spray template "
+                               f"(SP {', SP '.join(f'{n:g}' for n in SPRAY_LENGTHS)})")
+        rng_in = spray
     else:
         if not isinstance(rng, (int, float)):
             raise ProfileError(f"weapon {name!r} needs a numeric RNG or RNG: melee")
         rng_in = float(rng)
+    aoe = _num(entry.get("AOE", entry.get("aoe")))
+    if aoe is not None and aoe not in AOE_SIZES:
+        raise ProfileError(f"weapon {name!r}: AOE {aoe:g} is not a template "
+                           f"({', '.join(f'{n:g}' for n in AOE_SIZES)})")
     rof = entry.get("ROF", entry.get("rof", None if melee else 1))
     pow_ = entry.get("POW", entry.get("pow"))
-    return Weapon(name, melee, rng_in, None if rof in (None, "-", "*") else int(rof),
-                  _num(entry.get("AOE", entry.get("aoe"))),
+    return Weapon(name, melee, rng_in, None if rof in (None, "-", "*") else int(rof), aoe,
                   None if pow_ in (None, "-") else int(pow_),
-                  entry.get("location"), frozenset(quals))
+                  entry.get("location"), frozenset(quals), spray)
+
+
+def spray_length(rng: Any) -> float | None:
+    """The length of a spray RNG (`"SP 8"` is 8), None for any other RNG (wmh2 §9.1)."""
+    match = re.fullmatch(r"\s*SP\s*(\d+(?:\.\d+)?)\s*", rng, re.IGNORECASE) if isinstance(
+        rng, str) else None
+    if match is None:
+        return None
+    return float(match.group(1))
 
 
 def _num(value: Any) -> float | None:

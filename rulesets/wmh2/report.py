@@ -16,6 +16,7 @@ from .bodies import standardise
 from .combat import AttackContext, plan_attack
 from .cover import RULE_COVER
 from .judge import judge_with
+from .templates import is_template, plan_template
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -28,14 +29,17 @@ def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None 
     `moved`) against DEF after cover, concealment and elevation; p_wound: a hit deals at least
     one damage point; p_save_fail: 1 (MK II has no saves); modifiers: aiming and every other
     attack roll and DEF modifier, each with its rule. expected_unsaved: expected hits that
-    deal damage; expected_damage: expected damage points. `samples` is not used: the MK II
-    rule tests lines between volumes, not silhouette samples."""
+    deal damage; expected_damage: expected damage points. An AOE or spray weapon adds a
+    `templates` entry per firer (`templates.TemplatePlan.to_dict`: every model under the
+    template with its odds, and an AOE's deviation odds), and its firer line and the totals
+    count the damage on every model of the target unit under it. `samples` is not used: the
+    MK II rule tests lines between volumes, not silhouette samples."""
     standardise(board.world)
     models, targets = board.unit_models(unit), board.unit_models(target)
     out: dict[str, Any] = {"unit": unit, "target": target, "eligible": False, "reason": "",
                            "rule": "wmh2 §9.2 (ranged)", "firers": [], "targets": [],
                            "allocation_order": [], "expected_unsaved": 0.0,
-                           "expected_damage": 0.0, "toughness": None}
+                           "expected_damage": 0.0, "toughness": None, "templates": []}
     if not models or not targets:
         out["reason"] = f"unit {unit if not models else target!r} has no models on the table"
         return out
@@ -69,8 +73,19 @@ def shooting_report(board: Board, unit: str, target: str, *, weapon: str | None 
             line.update(closest=t, distance=round(dist, 3), in_range=p.in_range, shots=1,
                         p_hit=float(p.p_hit), target=t, expected_damage=float(
                             p.expected_damage), reason=p.auto_miss or "")
-            total_hits += p.p_hit * p.p_damage
-            total_damage += p.expected_damage
+            if is_template(p.weapon):
+                _, sight, bonus = judged[(f, t)]
+                tplan = plan_template(board, f, t, p.weapon, AttackContext(aimed=not moved),
+                                      sight=sight, ranged_defence=bonus)
+                mine_hits = [h for h in tplan.hits if h.model in targets]
+                hits = sum((h.p_unsaved for h in mine_hits), Fraction(0))
+                damage = sum((h.expected_damage for h in mine_hits), Fraction(0))
+                line.update(template=tplan.kind, expected_damage=float(damage))
+                out["templates"].append(tplan.to_dict())
+            else:
+                hits, damage = p.p_hit * p.p_damage, p.expected_damage
+            total_hits += hits
+            total_damage += damage
         out["firers"].append(line)
     seen_by = {t: [f for (f, tt), p in plans.items() if tt == t and p.legal] for t in targets}
     for t in targets:

@@ -26,6 +26,9 @@ from .movement import (
     plan_path,
 )
 from .rules import CHARGE_ATTACK_MIN, gap
+from .template_play import resolve_template
+from .templates import is_template, plan_template
+from .terror import terror_checks
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Action, Game
@@ -39,6 +42,7 @@ def apply(game: Game, action: Action) -> None:
         begin(game, action.unit)
     {"order": _order, "advance": _move, "run": _move, "charge": _charge, "attack": _attack,
      "stand_up": _stand, "heal": _heal, "end_activation": _end}[action.kind](game, action)
+    terror_checks(game)  # whoever the action put in a terrifying entity's area checks now
 
 
 def _control(game: Game, action: Action) -> None:
@@ -176,13 +180,17 @@ def _attack(game: Game, action: Action) -> None:
                         boost_damage=bool(action.get("boost_damage")) and not charge_attack,
                         charge_attack=charge_attack,
                         aimed=not weapon.melee and record["move"] is None)
-    plan = plan_attack(board, model, target, weapon, ctx)
+    tplan = plan_template(board, model, target, weapon, ctx) if is_template(weapon) else None
+    plan = tplan.plan if tplan is not None else plan_attack(board, model, target, weapon, ctx)
     record["action"] = "melee" if weapon.melee else "ranged"
     record["attacks"][weapon.name] = int(record["attacks"].get(weapon.name, 0)) + 1
     if weapon.melee and record.get("charge_pending") == target:
         record.pop("charge_pending", None)
     if board.profile(model).has("incorporeal"):
         board.model(model).status["lost_incorporeal"] = game.active_player
+    if tplan is not None:
+        resolve_template(game, action.unit, tplan, _damage)
+        return
     _resolve_attack(game, action.unit, plan, "charge attack" if charge_attack else "attack")
 
 
@@ -201,8 +209,10 @@ def _resolve_attack(game: Game, unit: str, plan: AttackPlan, label: str) -> dict
     return roll
 
 
-def _damage(game: Game, target: str, points: int) -> dict[str, Any]:
-    """Mark damage (a warlock may transfer it to a warbeast for 1 fury, wmh2 §12)."""
+def _damage(game: Game, target: str, points: int, after: bool = True) -> dict[str, Any]:
+    """Mark damage (a warlock may transfer it to a warbeast for 1 fury, wmh2 §12); `after`:
+    then the checks a removal calls for (massive casualties, victory), else the caller makes
+    them once the whole attack is logged."""
     board = game.board
     profile = board.profile(target)
     status = board.model(target).status
@@ -226,7 +236,8 @@ def _damage(game: Game, target: str, points: int) -> dict[str, Any]:
         out["transferred_from"] = target
     if marked.destroyed and board.profile(taker).is_warbeast:
         _reave(game, taker, fury, out)
-    turns.after_removal(game, taker, marked.destroyed)
+    if after:
+        turns.after_removal(game, taker, marked.destroyed)
     return out
 
 

@@ -10,7 +10,7 @@ from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import activation, layout, report, resolve
+from . import activation, layout, report, resolve, terror
 from . import turn as turns
 from .ambiguities import AMBIGUITIES
 from .bodies import bodies, standardise
@@ -127,12 +127,15 @@ class WMH2(Ruleset):
     def on_turn_start(self, game: Game) -> None:
         turns.turn_start(game)
 
+        terror.reset(game)
     def on_phase_start(self, game: Game) -> None:
         if game.phase.name == "maintenance":
             turns.maintenance(game)
         elif game.phase.name == "control":
             turns.control_start(game)
 
+        elif game.phase.name == "activation":
+            terror.terror_checks(game)
     def on_phase_end(self, game: Game) -> None:
         if game.phase.name == "control":
             turns.expire_upkeep(game)

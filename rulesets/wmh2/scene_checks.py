@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 from battlesight.scenes.keys import declare
 
+from .profile import spray_length
+from .rules import AOE_SIZES, SPRAY_LENGTHS
 from .terrain import parse_cover
 
 STATS = frozenset({"SPD", "STR", "MAT", "RAT", "DEF", "ARM", "CMD", "FOC", "FURY", "THR"})
@@ -65,12 +67,48 @@ def _clouds(value: Any) -> list[Problem]:
     return out
 
 
+def _sizes(values: tuple[float, ...], prefix: str = "") -> str:
+    return ", ".join(f"{prefix}{v:g}" for v in values)
+
+
+def weapon_problems(value: Any, path: str) -> list[Problem]:
+    """The RNG and AOE of each inline weapon mapping: RNG a distance in inches, melee, reach
+    or a spray SP 6 / SP 8 / SP 10; AOE a template diameter 3, 4 or 5 (wmh2 §9.1)."""
+    out: list[Problem] = []
+    for i, entry in enumerate(value if isinstance(value, list) else []):
+        if not isinstance(entry, dict):
+            continue
+        for key in ("RNG", "rng"):
+            rng = entry.get(key)
+            if key not in entry or (isinstance(rng, str) and rng.strip().lower() in (
+                    "melee", "reach")) or (_finite(rng, positive=True)):
+                continue
+            length = spray_length(rng)
+            if length is None or length not in SPRAY_LENGTHS:
+                out.append((f"{path}.weapons[{i}].{key}",
+                            f"must be inches (a number greater than 0), melee, reach or a "
+                            f"spray ({_sizes(SPRAY_LENGTHS, 'SP ')}), got {show(rng)}"))
+        for key in ("AOE", "aoe"):
+            aoe = entry.get(key)
+            if aoe is not None and aoe != "-" and not (is_number(aoe) and aoe in AOE_SIZES):
+                out.append((f"{path}.weapons[{i}].{key}",
+                            f"must be a template diameter in inches ({_sizes(AOE_SIZES)}), "
+                            f"got {show(aoe)}"))
+    return out
+
+
 def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
-    """Clouds in play; focus, fury and arc; the controller of a battlegroup model."""
+    """Clouds in play; focus, fury and arc; the controller of a battlegroup model; the RNG and
+    AOE of inline weapons."""
     out = _clouds(scene.extra.get("clouds")) + terrain_value_problems(scene, "cover", parse_cover)
     ids = {m.id for m in scene.models}
+    for i, unit in enumerate(scene.units):
+        ident = unit.get("id")
+        upath = f"units[{ident}]" if isinstance(ident, str) and ident.strip() else f"units[{i}]"
+        out += weapon_problems(unit.get("weapons"), upath)
     for spec in scene.models:
         path = f"models[{spec.id}]"
+        out += weapon_problems(spec.extra.get("weapons"), path)
         for key in ("focus", "fury"):
             if key in spec.extra and (why := stat_problem(spec.extra[key])):
                 out.append((f"{path}.{key}", why))

@@ -272,9 +272,11 @@ def line_of_sight(world: World, all_bodies: dict[str, Body], observer: str, targ
 
 def lines_of_sight(world: World, all_bodies: dict[str, Body], pairs: list[tuple[str, str]],
                    clouds: list[Cloud] | None = None, step: float = ELEVATION_STEP,
-                   dense: bool = True) -> list[Sight]:
+                   dense: bool = True, models_block: bool = True) -> list[Sight]:
     """`line_of_sight` for many ordered pairs: the coarse lines of every pair in one batch,
-    then the dense lines of the pairs the coarse ones could not prove, in another."""
+    then the dense lines of the pairs the coarse ones could not prove, in another.
+    `models_block=False`: only terrain and clouds block (a spray ignores intervening models,
+    wmh2 §9.2)."""
     index = terrain_index(world)
     out: list[Sight | None] = [None] * len(pairs)
     prep: dict[int, tuple[Body, Body, list[Body], dict[str, str]]] = {}
@@ -288,7 +290,7 @@ def lines_of_sight(world: World, all_bodies: dict[str, Body], pairs: list[tuple[
         ignored: dict[str, str] = {}
         blockers: list[Body] = []
         for mid, m in all_bodies.items():
-            if mid in (observer, target) or not _near_corridor(a, b, m):
+            if mid in (observer, target) or not models_block or not _near_corridor(a, b, m):
                 continue
             why = exemption(a, b, m, step)
             if why is None:

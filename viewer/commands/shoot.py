@@ -107,6 +107,33 @@ def modifier_lines(targets: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def template_text(t: dict) -> str:
+    """An AOE or spray attack of the report: where the template lies, every model under it
+    with its odds, an AOE's deviation on a miss and a spray's models it does not attack."""
+    what = f"AOE {t['size']:g}" if t["kind"] == "aoe" else f"SP {t['size']:g}"
+    head = f"{t['firer']} ({t['weapon']}, {what}) at {t['target']} [{t['rule']}]"
+    if not t["legal"]:
+        return f"{head}: {t['reason']}"
+    if t["kind"] == "aoe":
+        dev = t["deviation"]
+        where = "the target" if t["in_range"] else "RNG on the line to the target (beyond RNG)"
+        head += (f": template on {where} {tuple(t['point'])}; a direct hit takes the weapon's "
+                 f"damage roll, blast damage {t['blast_damage']} on the others; a miss "
+                 f"(p {dev['p_miss']:.3f}) deviates {dev['direction']}, d6\" capped at "
+                 f"{dev['cap']:g}\" [{dev['rule']}]")
+    else:
+        head += ": one attack roll on every model under the template that the firer sees "
+        head += "past terrain (no aiming bonus, no target-in-melee penalty)"
+    rows = [[h["model"], h["role"], f"{h['p_hit']:.3f}", f"{h['p_direct']:.3f}",
+             f"{h['p_blast']:.3f}", f"{h['p_unsaved']:.3f}", f"{h['expected_damage']:.3f}"]
+            for h in t["hits"]]
+    parts = [head, table(rows, ["model", "role", "p_hit", "p_direct", "p_blast", "p_unsaved",
+                                "exp_damage"]) if rows else "no model under the template"]
+    for model, why in (t.get("not_attacked") or {}).items():
+        parts.append(f"  not attacked: {model}: {_why(why)}")
+    return "\n".join(parts)
+
+
 def format_report(r: dict) -> str:
     head = f"{r['unit']} -> {r['target']}: " + (
         "may shoot" if r["eligible"] else f"cannot shoot: {r['reason']}")
@@ -128,6 +155,7 @@ def format_report(r: dict) -> str:
             ["target", "seen", "visible", "cover", "from", "rule", "p_hit", "p_wound",
              "p_save_fail", "p_unsaved"]))
         parts.append(modifier_lines(r["targets"]))
+        parts.extend(template_text(t) for t in r.get("templates") or ())
         standard = sorted({line["model"] for line in [*r["firers"], *r["targets"]]
                            if line.get("profile") == STANDARD_LABEL})
         if standard:
