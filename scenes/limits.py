@@ -53,6 +53,8 @@ MAX_GRID = 12.0
 MAX_TURNTABLE_FRAMES = 720
 #: pixels of all a turntable's frames together (they are held in memory: 3 bytes each)
 MAX_TURNTABLE_PIXELS = 300_000_000
+#: frames of one `replay` (streamed to the encoder: this bounds time, not memory; 10 min at 30 fps)
+MAX_REPLAY_FRAMES = 18_000
 #: pixels a side of a rendered picture
 MIN_IMAGE_SIDE = 16
 MAX_IMAGE_SIDE = 8192

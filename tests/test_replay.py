@@ -1,0 +1,131 @@
+"""`battlesight replay`: a play log as a video or PNG frames, checked on real renders."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("panda3d")
+
+from battlesight.scenes.loader import load_scene  # noqa: E402
+from battlesight.viewer.cli import main  # noqa: E402
+from battlesight.viewer.replay_timeline import (  # noqa: E402
+    frame_count,
+    read_log,
+    timeline,
+)
+from PIL import Image  # noqa: E402
+
+from tests.helpers import MINIMAL, ROOT, RULESET_EXAMPLES, write_scene  # noqa: E402
+
+ACTIONS = "seed: 1\nactions:\n  - {do: move, unit: tac-1, by: [0, 6]}\n"
+
+
+def played(tmp_path, scene, actions: str):
+    """(scene path, log path) of a game played with the command line."""
+    actions_file = tmp_path / "actions.yaml"
+    actions_file.write_text(actions)
+    log = tmp_path / "log.json"
+    assert main(["play", str(scene), "--actions", str(actions_file), "--log", str(log)]) == 0
+    return scene, log
+
+
+def beats_of(scene_path, log_path):
+    scene = load_scene(scene_path)
+    return timeline(read_log(log_path), {m.id: m.unit for m in scene.models if m.unit})
+
+
+def red_centre(path) -> np.ndarray:
+    """(x, y) mean pixel of the strongly red pixels (player 1's model) of a frame, below the
+    header panel (whose swatch is red too)."""
+    image = np.asarray(Image.open(path).convert("RGB")).astype(int)
+    r, g, b = image[..., 0], image[..., 1], image[..., 2]
+    red = (r > 120) & (r > 2 * g) & (r > 2 * b)
+    red[: image.shape[0] // 5] = False
+    ys, xs = np.nonzero(red)
+    assert len(xs) > 10, f"no red model in {path}"
+    return np.array([xs.mean(), ys.mean()])
+
+
+def test_the_log_records_every_move_as_a_change(tmp_path):
+    scene, log = played(tmp_path, write_scene(tmp_path, MINIMAL), ACTIONS)
+    events = json.loads(log.read_text())["events"]
+    move = next(e for e in events if e["kind"] == "move")
+    assert move["changes"] == [{"model": "sgt", "at": [12.0, 12.0], "z": 0.0, "facing": 0.0}]
+
+
+def test_a_moved_model_moves_between_the_first_and_last_frame_of_its_move(tmp_path):
+    scene, log = played(tmp_path, write_scene(tmp_path, MINIMAL), ACTIONS)
+    out = tmp_path / "frames"
+    assert main(["replay", str(scene), "--log", str(log), "--out", f"{out}/",
+                 "--size", "320x320", "--fps", "10", "--camera", "top"]) == 0
+    beats = beats_of(scene, log)
+    frames = sorted(out.glob("frame_*.png"))
+    assert len(frames) == frame_count(beats, 10)
+    start = sum(b.frames(10) for b in beats[:[b.kind for b in beats].index("move")])
+    move = next(b for b in beats if b.kind == "move")
+    first, last = red_centre(frames[start]), red_centre(frames[start + move.frames(10) - 1])
+    # the top view puts +y up the image: 6" north on a 48" table ~ 6/48 of the frame height
+    shift = first - last
+    assert abs(shift[0]) < 3 and 20 < shift[1] < 60, shift
+
+
+def test_the_video_decodes_with_every_frame(tmp_path):
+    import imageio_ffmpeg
+
+    scene = RULESET_EXAMPLES["wh40k6"]
+    actions = (ROOT / "docs" / "examples" / "wh40k6_actions.yaml").read_text()
+    scene, log = played(tmp_path, scene, actions)
+    video = tmp_path / "battle.mp4"
+    assert main(["replay", str(scene), "--log", str(log), "--out", str(video),
+                 "--size", "256x144", "--fps", "4"]) == 0
+    beats = beats_of(scene, log)
+    reader = imageio_ffmpeg.read_frames(str(video))
+    meta = next(reader)
+    assert tuple(meta["size"]) == (256, 144)
+    frames = [np.frombuffer(f, np.uint8).reshape(144, 256, 3) for f in reader]
+    assert len(frames) == frame_count(beats, 4)
+    assert all(f.std() > 5 for f in frames)  # pictures, not blank frames
+    kinds = [b.kind for b in beats]
+    assert {"move", "shoot", "charge", "fight"} <= set(kinds)
+    shoot = next(b for b in beats if b.kind == "shoot" and b.removed)
+    assert "slain" in shoot.caption and sum(s.hit for s in shoot.shots) > 0
+
+
+def test_captions_say_what_happened(tmp_path):
+    scene = RULESET_EXAMPLES["wh40k6"]
+    actions = (ROOT / "docs" / "examples" / "wh40k6_actions.yaml").read_text()
+    scene, log = played(tmp_path, scene, actions)
+    beats = beats_of(scene, log)
+    data = json.loads(log.read_text())
+    shots = [e for e in data["events"] if e["kind"] == "shoot"]
+    outcome = shots[-1]["data"]["outcome"]
+    caption = next(b.caption for b in beats if b.seq == shots[-1]["seq"])
+    assert caption == (f"dev-1 fires at boyz-1: {outcome['shots']} shots, {outcome['hits']} "
+                       f"hits, {outcome['wounds']} wounds, {len(outcome['casualties'])} slain")
+    assert beats[0].header.startswith("Game turn 1, player 1")
+
+
+@pytest.mark.parametrize("log_text, message", [
+    ("not json", "not JSON"),
+    ('{"events": 3}', "'events' list"),
+    ('{"events": [{"kind": "move", "changes": [{"model": "ghost", "at": [1, 1]}]}]}',
+     "ghost"),
+])
+def test_bad_logs_are_refused_in_one_line(tmp_path, capsys, log_text, message):
+    scene = write_scene(tmp_path, MINIMAL)
+    log = tmp_path / "log.json"
+    log.write_text(log_text)
+    out = tmp_path / "x.mp4"
+    assert main(["replay", str(scene), "--log", str(log), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("battlesight replay: ") and message in err and "\n" not in err
+    assert not out.exists()
+
+
+def test_out_must_be_mp4_or_a_folder(tmp_path, capsys):
+    scene, log = played(tmp_path, write_scene(tmp_path, MINIMAL), ACTIONS)
+    assert main(["replay", str(scene), "--log", str(log), "--out", str(tmp_path / "x.gif")]) == 2
+    assert "mp4" in capsys.readouterr().err

@@ -1,0 +1,151 @@
+"""`battlesight replay SCENE --log LOG.json --out BATTLE.mp4 [--size WxH] [--fps N]`: the game
+of a `play` log as a video (H.264 MP4), or as numbered PNGs with `--out DIR/`.
+
+Models glide along their moves, shots fly from firer to target with hits and misses marked,
+casualties fade out, a caption names the turn, player and phase and what happened, and the
+camera frames each beat's action (`viewer.replay`). Frames are streamed to the encoder, so a
+long game needs no more memory than a short one; the file (or the folder of frames) appears
+whole when the last frame is written, or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from battlesight.scenes.limits import MAX_REPLAY_FRAMES
+from battlesight.scenes.output import check_target, write_output
+from battlesight.viewer.commands.arguments import float_in
+from battlesight.viewer.commands.common import add_scene_argument, check_output_path, load
+from battlesight.viewer.commands.render import parse_size
+from battlesight.viewer.errors import UsageError
+from battlesight.viewer.replay_timeline import ReplayLogError, frame_count, read_log, timeline
+
+
+def add_parser(sub, name: str) -> None:
+    parser = sub.add_parser(name, help="a played game (play --log) as a video or PNG frames")
+    add_scene_argument(parser)
+    parser.add_argument("--log", required=True, metavar="LOG.json",
+                        help="the event log `battlesight play SCENE ... --log` wrote")
+    parser.add_argument("--out", required=True, metavar="OUT",
+                        help="BATTLE.mp4 for a video, or DIR/ (ending in /) for numbered PNGs")
+    parser.add_argument("--size", default="1280x720", metavar="WxH",
+                        help="frame size in pixels (default 1280x720)")
+    parser.add_argument("--fps", type=float_in(1.0, 120.0), default=30.0,
+                        help="frames per second (default 30)")
+    parser.add_argument("--camera", choices=("action", "table", "top"), default="action",
+                        help="action: frame each beat's models (default); table: the whole "
+                             "table from above at an angle; top: straight down")
+
+
+def run(args) -> int:
+    width, height = parse_size(args.size)
+    folder = args.out.endswith(("/", os.sep))
+    out = Path(args.out)
+    if not folder and out.suffix.lower() != ".mp4":
+        raise UsageError(f"--out {args.out}: give BATTLE.mp4 or a folder ending in /")
+    if folder:
+        check_frames_folder(out)
+    else:
+        check_output_path(out, "--out")
+    try:
+        log = read_log(args.log)
+    except ReplayLogError as error:
+        raise UsageError(f"--log {args.log}: {error}") from None
+    scene, world = load(args.scene)
+    beats = timeline(log, {m.id: m.unit for m in scene.models if m.unit is not None})
+    unknown = sorted({m for b in beats for m in b.models()} - set(world.models))
+    if unknown:
+        raise UsageError(f"--log {args.log}: models {', '.join(unknown[:5])} are not in "
+                         f"{args.scene} (was the game played on another scene?)")
+    if not beats:
+        raise UsageError(f"--log {args.log}: nothing happened on the table in this game")
+    total = frame_count(beats, args.fps)
+    if total > MAX_REPLAY_FRAMES:
+        raise UsageError(f"the replay would be {total:,} frames (at most "
+                         f"{MAX_REPLAY_FRAMES:,}): use a lower --fps or a shorter log")
+    from battlesight.viewer.replay import replay_frames
+
+    frames = progress(replay_frames(world, scene, beats, args.fps, width, height,
+                                    camera=args.camera), total)
+    if folder:
+        write_frames_folder(out, frames)
+    else:
+        write_output(out, lambda tmp: encode_mp4(frames, tmp, (width, height), args.fps))
+    seconds = total / args.fps
+    print(f"wrote {args.out} ({total} frames, {seconds:.1f} s at {args.fps:g} fps, "
+          f"{len(beats)} beats, {width}x{height})")
+    return 0
+
+
+def progress(frames, total: int):
+    """The frames, with a progress bar on stderr when it is a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(frames, total=total, unit="frame", file=sys.stderr, leave=False,
+                disable=not sys.stderr.isatty())
+
+
+def encode_mp4(frames, path: Path, size: tuple[int, int], fps: float) -> None:
+    """Stream (h, w, 3) uint8 frames into an H.264 MP4 at path (yuv420p, even sides)."""
+    import imageio_ffmpeg
+    import numpy as np
+
+    width, height = size
+    even = (width + width % 2, height + height % 2)
+    writer = imageio_ffmpeg.write_frames(
+        str(path), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
+        macro_block_size=1, ffmpeg_log_level="error")
+    try:
+        writer.send(None)
+        for image in frames:
+            frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
+            frame[:height, :width] = image
+            writer.send(np.ascontiguousarray(frame))
+    finally:
+        writer.close()
+
+
+def check_frames_folder(out: Path) -> None:
+    """A folder of frames may be a new folder in an existing one, or an existing real folder."""
+    if out.is_symlink():
+        raise UsageError(f"--out {out}/ is a symbolic link; give the real folder")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}/ is a file, not a folder")
+    if not out.parent.is_dir():
+        raise UsageError(f"--out {out}/: folder {out.parent} does not exist")
+
+
+def write_frames_folder(out: Path, frames) -> list[Path]:
+    """Write frame_00000.png, ... into out: every frame goes to a temporary folder beside it,
+    then all are moved in (a new folder is renamed whole), so a failed run leaves nothing."""
+    from battlesight.viewer.render import png_bytes
+
+    parent = out.parent if out.parent != Path("") else Path(".")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent))
+    try:
+        names = []
+        for i, image in enumerate(frames):
+            name = f"frame_{i:05d}.png"
+            (tmp / name).write_bytes(png_bytes(image))
+            names.append(name)
+        if not out.exists():
+            os.chmod(tmp, 0o777 & ~current_umask())
+            os.replace(tmp, out)
+            return [out / n for n in names]
+        for name in names:
+            check_target(out / name)
+        for name in names:
+            os.replace(tmp / name, out / name)
+        return [out / n for n in names]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
