@@ -32,11 +32,11 @@ from .primitives import (
     ArrayLike,
     BuildInputError,
     concatenate_labeled,
-    convex_hull_2d,
     make_mesh,
     transform,
     z_rotation,
 )
+from .planar import convex_hull
 from .types import TerrainGeometry
 
 __all__ = ["MeshFileError", "export_glb", "load_mesh_file", "mesh_terrain", "split_parts"]
@@ -232,5 +232,5 @@ def mesh_terrain(
     m[:3, 3] = [-scale * centre[0], -scale * centre[1], -scale * lo[2]]
     placed = transform(mesh, z_rotation(rotation, at) @ m)
     return TerrainGeometry(
-        solid=placed, stand=placed, footprint=convex_hull_2d(placed.vertices[:, :2])
+        solid=placed, stand=placed, footprint=convex_hull(placed.vertices[:, :2])
     )

@@ -1,6 +1,6 @@
-"""Plan-view (top-down, 2D) helpers: polygons, placing local outlines on the table, base
+"""Plan-view (top-down, 2D) construction: polygons, placing local outlines on the table, base
 outlines and distances between bases. Polygons are (k, 2) arrays, counter-clockwise unless
-said otherwise."""
+said otherwise; predicates and measures on them (inside, distance, hulls) are in `planar`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-ArrayLike = Sequence[float] | np.ndarray
+from . import planar
 
+ArrayLike = Sequence[float] | np.ndarray
 
 
 def signed_area(polygon: np.ndarray) -> float:
@@ -77,61 +78,6 @@ def ellipse(rx: float, ry: float, segments: int = 32) -> np.ndarray:
     return np.column_stack([rx * np.cos(t), ry * np.sin(t)])
 
 
-def convex_hull_2d(points: ArrayLike) -> np.ndarray:
-    """(k, 2) counter-clockwise convex hull of points (n, 2) (Andrew's monotone chain)."""
-    p = np.unique(np.round(np.asarray(points, dtype=np.float64).reshape(-1, 2), 9), axis=0)
-    if len(p) < 3:
-        return p
-
-    def half(pts: np.ndarray) -> list[np.ndarray]:
-        out: list[np.ndarray] = []
-        for q in pts:
-            while len(out) >= 2:
-                a, b = out[-2], out[-1]
-                if (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]) > 1e-12:
-                    break
-                out.pop()
-            out.append(q)
-        return out
-
-    lower, upper = half(p), half(p[::-1])
-    return np.array(lower[:-1] + upper[:-1])
-
-
-def points_in_polygon(points: ArrayLike, polygon: ArrayLike) -> np.ndarray:
-    """(n,) bool: points (n, 2) strictly inside polygon (k, 2), even-odd rule."""
-    if len(polygon) < 3:
-        return np.zeros(len(np.asarray(points).reshape(-1, 2)), dtype=bool)
-    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    poly = np.asarray(polygon, dtype=np.float64)
-    x, y = pts[:, 0:1], pts[:, 1:2]
-    x0, y0 = poly[:, 0], poly[:, 1]
-    x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
-    crosses = (y0 > y) != (y1 > y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x_at = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
-    return (np.sum(crosses & (x < x_at), axis=1) % 2) == 1
-
-
-def distance_to_edges(points: ArrayLike, polygon: ArrayLike) -> np.ndarray:
-    """(n,) distance from each point (n, 2) to the nearest edge of polygon (k, 2)."""
-    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    a = np.asarray(polygon, dtype=np.float64)
-    ab = np.roll(a, -1, axis=0) - a
-    denom = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-18)
-    ap = pts[:, None, :] - a[None]
-    t = np.clip(np.einsum("nkj,kj->nk", ap, ab) / denom, 0.0, 1.0)
-    return np.min(np.linalg.norm(ap - t[..., None] * ab[None], axis=2), axis=1)
-
-
-def point_in_polygon(points: ArrayLike, polygon: ArrayLike, eps: float = 1e-9) -> np.ndarray:
-    """(n,) bool: points (n, 2) inside polygon (k, 2) or on its outline (within eps)."""
-    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    if len(polygon) < 3:
-        return np.zeros(len(pts), dtype=bool)
-    return points_in_polygon(pts, polygon) | (distance_to_edges(pts, polygon) <= eps)
-
-
 def base_outline(
     center: np.ndarray, radii: tuple[float, float], facing: float, segments: int = 64
 ) -> np.ndarray:
@@ -158,12 +104,8 @@ def base_gap(
     b = np.asarray(center_b, dtype=np.float64)[:2]
     if radii_a[0] == radii_a[1] and radii_b[0] == radii_b[1]:
         return max(0.0, float(np.linalg.norm(a - b)) - radii_a[0] - radii_b[0])
-    outline_a = base_outline(a, radii_a, facing_a, 128)
-    outline_b = base_outline(b, radii_b, facing_b, 128)
-    if point_in_polygon(outline_b, outline_a).any() or point_in_polygon(outline_a, outline_b).any():
-        return 0.0
-    diff = outline_a[:, None, :] - outline_b[None, :, :]
-    return float(np.sqrt(np.min(np.einsum("ijk,ijk->ij", diff, diff))))
+    return planar.gap(base_outline(a, radii_a, facing_a, 128),
+                      base_outline(b, radii_b, facing_b, 128))
 
 
 def base_gap_3d(plan_gap: float, height_a: float, height_b: float) -> float:

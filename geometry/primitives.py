@@ -20,10 +20,7 @@ import trimesh
 from .plan import (  # noqa: F401 - 2D helpers re-exported for the builders
     ArrayLike,
     clean_ring,
-    convex_hull_2d,
-    distance_to_edges,
     ellipse,
-    points_in_polygon,
     rectangle,
     rotation_2d,
     signed_area,

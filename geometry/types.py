@@ -32,6 +32,25 @@ class TerrainGeometry:
     stand: trimesh.Trimesh | None = None
     floors: tuple[float, ...] = ()
     footprint: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    _shape: tuple = field(default=(None, None), init=False, repr=False, compare=False)
+
+    @property
+    def shape(self):
+        """The footprint as a prepared shapely polygon (`planar.shape`), built once and
+        rebuilt only when `footprint` is replaced (a builder that already has the outline as a
+        shapely geometry hands it over with `set_shape`)."""
+        if self._shape[0] is not self.footprint:
+            from .planar import shape
+
+            self._shape = (self.footprint, shape(self.footprint))
+        return self._shape[1]
+
+    def set_shape(self, polygon) -> None:
+        """Keep a shapely geometry of the current `footprint` (e.g. a mesh's true outline
+        from a union of its triangles) instead of building one from the array."""
+        from .planar import shape
+
+        self._shape = (self.footprint, shape(polygon))
 
 
 @dataclass

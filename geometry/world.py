@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .placed import EPSILON, PlacedModel, TerrainEntry
-from .plan import point_in_polygon
+from .planar import FootprintIndex
 from .ray import RayScene, segments
 from .types import ModelVolume, TerrainGeometry
 
@@ -35,6 +35,7 @@ class World:
         self._models_first = False  # query order for blocked_rays, adapted per call
         self._terrain_blocks_most = False  # first_blockers' terrain pass, adapted per call
         self.terrain_builds = 0  # how many times the terrain BVH was built (for tests)
+        self._footprints: FootprintIndex | None = None
 
     # ---- building -------------------------------------------------------------------------
 
@@ -46,6 +47,7 @@ class World:
         entry = TerrainEntry(piece_id, kind, geometry, dict(data or {}))
         self.terrain[piece_id] = entry
         self._static_dirty = True
+        self._footprints = None
         return entry
 
     def add_model(
@@ -192,13 +194,19 @@ class World:
             raise ValueError(f"{entry.id} has no floors; cannot stand on floor {floor}")
         return float(top - dist[0])
 
+    @property
+    def footprints(self) -> FootprintIndex:
+        """The STRtree of every terrain piece's footprint (rebuilt after a piece is added)."""
+        if self._footprints is None:
+            entries = list(self.terrain.values())
+            self._footprints = FootprintIndex([e.id for e in entries],
+                                              [e.geometry.shape for e in entries])
+        return self._footprints
+
     def pieces_at(self, at: tuple[float, float]) -> list[str]:
-        """Ids of the terrain pieces whose footprint contains the plan point `at`."""
-        point = np.array([at], dtype=np.float64)
-        return [
-            e.id for e in self.terrain.values()
-            if len(e.geometry.footprint) >= 3 and point_in_polygon(point, e.geometry.footprint)[0]
-        ]
+        """Ids of the terrain pieces whose footprint contains the plan point `at` (or has it
+        on its outline)."""
+        return self.footprints.at(at)
 
     # ---- segment queries ------------------------------------------------------------------
 

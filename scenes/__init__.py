@@ -6,7 +6,7 @@ Pure data: no meshes here (see ``geometry``). See docs/scene-format.md.
 from pathlib import Path
 
 from .errors import SceneError, SceneProblem
-from .footprints import piece_footprint, point_in_polygon
+from .footprints import piece_footprint
 from .loader import load_scene, scene_from_dict, validate_scene_file
 from .model import RULESET_IDS, TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
 from .paths import ASSETS_DIR, resolve_mesh_file
@@ -28,7 +28,6 @@ __all__ = [
     "TerrainPiece",
     "load_scene",
     "piece_footprint",
-    "point_in_polygon",
     "resolve_mesh_file",
     "save_scene",
     "scene_from_dict",

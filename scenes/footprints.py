@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 from battlesight.geometry import plan
-from battlesight.geometry.plan import distance_to_edges as distance_to_polygon_edges  # noqa: F401
-from battlesight.geometry.plan import point_in_polygon, signed_area  # noqa: F401 - re-exported
+from battlesight.geometry.plan import signed_area
 
 from .model import DEFAULT_MESH_FOOTPRINT, DEFAULT_WALL_THICKNESS, TerrainPiece
 

@@ -11,7 +11,8 @@ import math
 from typing import Any
 
 import numpy as np
-from battlesight.geometry.plan import distance_to_edges, point_in_polygon, rotation_2d
+from battlesight.geometry import planar
+from battlesight.geometry.plan import rotation_2d
 
 from .footprints import piece_footprint
 from .model import Scene, TerrainPiece
@@ -38,21 +39,7 @@ def polygon_gap(a: np.ndarray, b: np.ndarray, beyond: float | None = None) -> fl
         box = float(np.hypot(*np.maximum(lo - hi, 0.0)))
         if box > beyond:
             return box
-    if point_in_polygon(a, b).any() or point_in_polygon(b, a).any() or _edges_cross(a, b):
-        return 0.0
-    return float(min(distance_to_edges(a, b).min(), distance_to_edges(b, a).min()))
-
-
-def _edges_cross(a: np.ndarray, b: np.ndarray) -> bool:
-    p, r = a, np.roll(a, -1, axis=0) - a
-    q, s = b, np.roll(b, -1, axis=0) - b
-    cross = r[:, None, 0] * s[None, :, 1] - r[:, None, 1] * s[None, :, 0]
-    qp = q[None, :, :] - p[:, None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (qp[..., 0] * s[None, :, 1] - qp[..., 1] * s[None, :, 0]) / cross
-        u = (qp[..., 0] * r[:, None, 1] - qp[..., 1] * r[:, None, 0]) / cross
-    ok = (np.abs(cross) > 1e-12) & (t >= 0) & (t <= 1) & (u >= 0) & (u <= 1)
-    return bool(ok.any())
+    return planar.gap(a, b)
 
 
 def raster(table: tuple[float, float], step: float = 0.25) -> np.ndarray:
@@ -70,7 +57,7 @@ def covered(points: np.ndarray, polygons: list[np.ndarray]) -> np.ndarray:
         lo, hi = poly.min(axis=0), poly.max(axis=0)
         near = np.flatnonzero(~hit & np.all((points >= lo) & (points <= hi), axis=1))
         if len(near):
-            hit[near] = point_in_polygon(points[near], poly)
+            hit[near] = planar.covers(points[near], poly)
     return hit
 
 
@@ -92,7 +79,7 @@ def area_shares(poly: np.ndarray, areas: list[tuple[float, ...]], step: float = 
         xs, ys = np.array([poly[:, 0].mean()]), np.array([poly[:, 1].mean()])
     gx, gy = np.meshgrid(xs, ys)
     pts = np.column_stack([gx.ravel(), gy.ravel()])
-    pts = pts[point_in_polygon(pts, poly)]
+    pts = pts[planar.covers(pts, poly)]
     if not len(pts):
         pts = poly.mean(axis=0, keepdims=True)
     shares = np.array([np.mean((pts[:, 0] >= x0) & (pts[:, 0] < x1) & (pts[:, 1] >= y0)

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from battlesight.geometry import planar
 
 from .build import world_problems
 from .checks import Checker, is_int, item_line, line_of, plain, show
-from .footprints import base_half_extents, piece_footprint, point_in_polygon
+from .footprints import base_half_extents, piece_footprint
 from .limits import MAX_MODELS, MAX_TABLE_SIDE, MAX_TERRAIN_PIECES
 from .model import (
     DEFAULT_BASE_MM,
@@ -274,7 +275,7 @@ def _check_floor(ck: Checker, model: ModelSpec, m: dict, ruins: list[TerrainPiec
     if not floor:
         return
     pt = np.array([model.at])
-    under = [r for r in ruins if point_in_polygon(pt, piece_footprint(r))[0]]
+    under = [r for r in ruins if planar.covers(pt, piece_footprint(r))[0]]
     line = line_of(m, "floor")
     if not under:
         if all_ruins_ok:

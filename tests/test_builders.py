@@ -7,12 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
+from battlesight.geometry import planar
 from battlesight.geometry.meshfile import export_glb, load_mesh_file, mesh_terrain
 from battlesight.geometry.primitives import (
-    convex_hull_2d,
-    distance_to_edges,
     mesh_problems,
-    points_in_polygon,
     prism,
     rectangle,
     signed_area,
@@ -110,7 +108,7 @@ def test_triangulation_keeps_collinear_vertices_so_prisms_stay_closed():
 
 
 def test_convex_hull_and_rotation_helpers():
-    hull = convex_hull_2d([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2], [1, 0]])
+    hull = planar.convex_hull([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2], [1, 0]])
     assert len(hull) == 4 and signed_area(hull) == pytest.approx(4)
     np.testing.assert_allclose(to_table([[1, 0]], (5, 5), 90), [[5, 6]], atol=1e-12)
 
@@ -264,8 +262,8 @@ def test_forest_canopy_and_trunks():
         assert lo[2] == 0 and hi[2] == pytest.approx(3.6)
         assert hi[0] - lo[0] == pytest.approx(0.5, abs=1e-6)
         centre = 0.5 * (lo[:2] + hi[:2])
-        assert points_in_polygon([centre], poly)[0]
-        assert distance_to_edges([centre], poly)[0] >= 0.25
+        assert planar.inside([centre], poly)[0]
+        assert planar.edge_distance([centre], poly)[0] >= 0.25
     again = forest(poly, 6)
     np.testing.assert_array_equal(g.solid.vertices, again.solid.vertices)
 

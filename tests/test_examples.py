@@ -7,15 +7,15 @@ import math
 
 import numpy as np
 import pytest
+from battlesight.geometry import planar
 from battlesight.scenes import (
     DEFAULT_SCENE,
     RULESET_IDS,
     load_scene,
     piece_footprint,
-    point_in_polygon,
     validate_scene_file,
 )
-from battlesight.scenes.footprints import base_polygon, distance_to_polygon_edges
+from battlesight.scenes.footprints import base_polygon
 
 from tests.helpers import DEMO, EXAMPLE_FILES, RULESET_EXAMPLES
 
@@ -81,7 +81,7 @@ def test_bases_do_not_overlap(path):
         if gap >= _max_radius(a) + _max_radius(b):
             continue
         pa, pb = _outline(a), _outline(b)
-        assert not point_in_polygon(pa, pb).any() and not point_in_polygon(pb, pa).any(), (
+        assert not planar.covers(pa, pb).any() and not planar.covers(pb, pa).any(), (
             f"{a.id} and {b.id} overlap")
 
 
@@ -92,13 +92,13 @@ def test_bases_clear_of_solid_terrain_and_ruin_edges(path):
         fp = piece_footprint(piece)
         for m in scene.models:
             outline = _outline(m)
-            inside = point_in_polygon(outline, fp)
+            inside = planar.covers(outline, fp)
             if piece.type in SOLID:
-                assert not inside.any() and not point_in_polygon(fp, outline).any(), (
+                assert not inside.any() and not planar.covers(fp, outline).any(), (
                     f"{m.id} stands on {piece.id}")
             elif piece.type == "ruin":
                 # wholly inside (clear of its walls) or wholly outside, never across an edge
-                clear = distance_to_polygon_edges(np.array([m.at]), fp)[0] > _max_radius(m) + 0.3
+                clear = planar.edge_distance(np.array([m.at]), fp)[0] > _max_radius(m) + 0.3
                 assert clear, f"{m.id} straddles the edge of {piece.id}"
 
 
@@ -108,7 +108,7 @@ def test_armies_deploy_in_their_zones_facing_the_enemy(ruleset):
     centre = {p: np.mean(np.asarray(poly, float), axis=0) for p, poly in scene.deployment.items()}
     for m in scene.models:
         zone = scene.deployment[m.player]
-        assert point_in_polygon(_outline(m), zone).all(), f"{m.id} outside its zone"
+        assert planar.covers(_outline(m), zone).all(), f"{m.id} outside its zone"
         enemy = centre[3 - m.player]
         look = np.array([-math.sin(math.radians(m.facing)), math.cos(math.radians(m.facing))])
         assert look @ (enemy - np.asarray(m.at)) > 0, f"{m.id} faces away from the enemy"

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from battlesight.geometry import planar
 from battlesight.scenes import (
     ASSETS_DIR,
     RULESET_IDS,
@@ -15,7 +16,6 @@ from battlesight.scenes import (
     TerrainPiece,
     load_scene,
     piece_footprint,
-    point_in_polygon,
     resolve_mesh_file,
     scene_from_dict,
     validate_scene_file,
@@ -256,7 +256,7 @@ def test_hill_crater_forest_mesh_footprints():
     forest = piece_footprint(TerrainPiece("f", "forest", {"polygon": clockwise, "height": 3}))
     assert _area(forest) == pytest.approx(16)
     mesh = piece_footprint(TerrainPiece("m", "mesh", {"file": "x.glb", "at": [5, 5]}))
-    assert point_in_polygon([[5, 5]], mesh)[0] and _area(mesh) > 0
+    assert planar.covers([[5, 5]], mesh)[0] and _area(mesh) > 0
     sized = piece_footprint(TerrainPiece("m", "mesh", {"file": "x.glb", "at": [5, 5],
                                                        "size": [2, 3, 4], "scale": 2}))
     assert _area(sized) == pytest.approx(24)
@@ -269,14 +269,14 @@ def test_footprint_of_bad_piece_raises():
         piece_footprint(TerrainPiece("b", "tower", {"at": [1, 1]}))
 
 
-def test_point_in_polygon():
+def test_planar_covers_points():
     square = np.array([[0, 0], [4, 0], [4, 4], [0, 4]])
     pts = np.array([[2, 2], [5, 2], [0, 2], [4, 4], [-0.001, 1], [2, 4.0001]])
-    assert point_in_polygon(pts, square).tolist() == [True, False, True, True, False, False]
+    assert planar.covers(pts, square).tolist() == [True, False, True, True, False, False]
     concave = np.array([[0, 0], [6, 0], [6, 6], [3, 2], [0, 6]])  # a notch from the top
-    assert point_in_polygon([[3, 4], [1, 1], [5, 4]], concave).tolist() == [False, True, True]
-    assert point_in_polygon([[1, 1], [3, 3]], square[::-1]).tolist() == [True, True]
-    assert point_in_polygon(np.zeros((0, 2)), square).shape == (0,)
+    assert planar.covers([[3, 4], [1, 1], [5, 4]], concave).tolist() == [False, True, True]
+    assert planar.covers([[1, 1], [3, 3]], square[::-1]).tolist() == [True, True]
+    assert planar.covers(np.zeros((0, 2)), square).shape == (0,)
 
 
 def test_base_extents_follow_facing():

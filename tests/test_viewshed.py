@@ -3,8 +3,7 @@ sight against a brute-force reference (one segment per pair and height pair)."""
 
 import numpy as np
 import pytest
-from battlesight.geometry import ruins, terrain
-from battlesight.geometry.plan import point_in_polygon
+from battlesight.geometry import planar, ruins, terrain
 from battlesight.geometry.ray import RayScene
 from battlesight.geometry.viewshed import (
     SightTest,
@@ -143,4 +142,4 @@ def test_wall_across_the_table_hides_one_half_from_the_other():
     assert not got.sees.any() and not got.seen.any()
     same = pair_sight(world, grid.foot, low, low, SightTest(((1.4, 1.4),)))
     assert same.sees.all()
-    assert point_in_polygon(grid.plan[low], [[0, 0], [24, 0], [24, 12], [0, 12]]).all()
+    assert planar.covers(grid.plan[low], [[0, 0], [24, 0], [24, 12], [0, 12]]).all()

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from battlesight.geometry.plan import distance_to_edges, point_in_polygon, rotation_2d, signed_area
+from battlesight.geometry import planar
+from battlesight.geometry.plan import rotation_2d, signed_area
 from battlesight.rulesets.layout import SETUP, LayoutAnalysis, analyze_scene
 from battlesight.scenes import save_scene
 from battlesight.scenes.errors import SceneError
@@ -121,8 +122,7 @@ class LayoutEditor:
         best, best_area = None, np.inf
         for piece in self.pieces:
             poly = piece_footprint(piece)
-            if point_in_polygon(point, poly)[0] or distance_to_edges(point, poly)[0] <= \
-                    PICK_TOLERANCE:
+            if planar.distance(point, poly)[0] <= PICK_TOLERANCE:
                 area = abs(signed_area(poly))
                 if area <= best_area:
                     best, best_area = piece.id, area
@@ -275,7 +275,7 @@ class LayoutEditor:
         piece = _find(terrain, piece_id)
         if piece.type not in CARRIED_BY or not models:
             return np.zeros(len(models), dtype=bool)
-        return point_in_polygon(np.array([m.at for m in models], float), piece_footprint(piece))
+        return planar.covers(np.array([m.at for m in models], float), piece_footprint(piece))
 
     def _translated(self, state: State, piece_id: str, dx: float, dy: float) -> State:
         terrain, models = state

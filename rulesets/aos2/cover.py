@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.geometry import planar
 from battlesight.rulesets.core.measure import Outline
 from battlesight.rulesets.core.ruling import Cover
 
@@ -49,14 +49,12 @@ def gives_cover(entry: Any) -> bool:
 
 
 def wholly_within(outline: Outline, foot: np.ndarray) -> bool:
-    return bool(point_in_polygon(outline.polygon(48), foot).all())
+    return bool(planar.covers(outline.polygon(48), foot).all())
 
 
 def gap_to_piece(outline: Outline, foot: np.ndarray) -> float:
-    pts = outline.polygon(48)
-    if point_in_polygon(pts, foot).any() or point_in_polygon(foot, pts).any():
-        return 0.0
-    return float(distance_to_edges(pts, foot).min())
+    """Plan distance from the base to the footprint (0 when they meet)."""
+    return planar.gap(outline.shape, foot)
 
 
 def feature_of(board: Board, model: str) -> str | None:

@@ -6,18 +6,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from .measure import Outline, gap
 
 if TYPE_CHECKING:
+    from battlesight.geometry.placed import TerrainEntry
     from battlesight.geometry.world import World
     from battlesight.scenes.model import ModelSpec, Scene
 
     from .ruleset import Ruleset
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -65,6 +69,8 @@ class Board:
         #: sight work shared by the judgements on this board, keyed by what it depends on
         #: (model positions), so moves never read stale entries
         self.sight_memo: dict[tuple, Any] = {}
+        #: (kind, model id) -> (the placed volume and terrain count it was made for, value)
+        self._per_model: dict[tuple[str, str], tuple[tuple, Any]] = {}
 
     # ---- lookups ----------------------------------------------------------------------------
 
@@ -108,9 +114,28 @@ class Board:
     def enemies_of(self, player: int) -> list[str]:
         return [u for u in self.unit_ids() if self.unit_player(u) != player]
 
+    # ---- per-model cache --------------------------------------------------------------------
+
+    def per_model(self, kind: str, model_id: str, make: Callable[[], T]) -> T:
+        """make(), kept for the life of the board under (kind, model_id) until the model is
+        moved, taken off or put back (every such change places a new volume in the world) or a
+        terrain piece is added. For work that depends on the model's place and the terrain
+        only: geometry, never a rule reading (those keep their own explicit keys)."""
+        stamp = (self.world.models.get(model_id), len(self.world.terrain))
+        hit = self._per_model.get((kind, model_id))
+        if hit is not None and hit[0][0] is stamp[0] and hit[0][1] == stamp[1]:
+            return hit[1]
+        value = make()
+        self._per_model[(kind, model_id)] = (stamp, value)
+        return value
+
     # ---- geometry ---------------------------------------------------------------------------
 
     def outline(self, model_id: str) -> Outline:
+        """The model's footprint where it stands now (kept until it moves)."""
+        return self.per_model("outline", model_id, lambda: self._make_outline(model_id))
+
+    def _make_outline(self, model_id: str) -> Outline:
         state = self.model(model_id)
         spec = state.spec
         placed = self.world.models.get(model_id)
@@ -121,6 +146,13 @@ class Board:
             center, z, facing = (float(spec.at[0]), float(spec.at[1])), 0.0, float(spec.facing)
         rect = self.ruleset.is_vehicle(state.profile) and not spec.is_round
         return Outline(center, z, float(spec.height), spec.base_radii_in, facing, rect)
+
+    def pieces_under(self, model_id: str) -> list[TerrainEntry]:
+        """Terrain pieces whose footprint any part of the model's base meets, in scene order
+        (one query of the world's footprint index, kept until the model moves)."""
+        ids = self.per_model("under", model_id,
+                             lambda: self.world.footprints.under(self.outline(model_id).shape))
+        return [self.world.terrain[i] for i in ids]
 
     def position(self, model_id: str) -> np.ndarray:
         return np.asarray(self.world.models[model_id].position, float)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.geometry import planar
 from battlesight.scenes.layout import area_shares, piece_span, polygon_gap, table_areas
 
 if TYPE_CHECKING:
@@ -140,8 +140,7 @@ def hidden_spots(zones: Zones, facts: SightFacts, distance: float, rule: str) ->
     players = sorted(zones)[:2]
     for p, q in zip(players, players[::-1], strict=True):
         enemy = zones[q]
-        far = ~point_in_polygon(facts.plan, enemy)
-        far &= distance_to_edges(facts.plan, enemy) > distance
+        far = planar.distance(facts.plan, enemy) > distance
         spots = int(np.count_nonzero(far & facts.standable & ~facts.seen_by[q]))
         ok &= spots > 0
         parts.append(f"player {p}: {spots} cells")

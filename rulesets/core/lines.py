@@ -31,7 +31,7 @@ def segments_cross_ellipses(p: np.ndarray, q: np.ndarray, centers: np.ndarray,
 
 def length_inside(p: np.ndarray, q: np.ndarray, polygon: np.ndarray) -> np.ndarray:
     """(n,) plan length of each segment p[i] -> q[i] that lies inside the polygon (k, 2)."""
-    from battlesight.geometry.plan import points_in_polygon
+    from battlesight.geometry import planar
 
     p, q = np.atleast_2d(p)[:, :2], np.atleast_2d(q)[:, :2]
     poly = np.asarray(polygon, float)
@@ -53,7 +53,7 @@ def length_inside(p: np.ndarray, q: np.ndarray, polygon: np.ndarray) -> np.ndarr
     cuts = np.sort(np.where(ok, t, 1.0), axis=1)
     lo = np.concatenate([np.zeros((len(p), 1)), cuts], axis=1)
     hi = np.concatenate([cuts, np.ones((len(p), 1))], axis=1)
-    start_in = points_in_polygon(p, poly)
+    start_in = planar.inside(p, poly)
     flips = np.arange(lo.shape[1]) % 2 == 1
     inside = start_in[:, None] ^ flips[None, :]
     span = np.where(inside, hi - lo, 0.0)

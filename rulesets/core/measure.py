@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
-from battlesight.geometry.plan import base_gap, distance_to_edges, point_in_polygon, rotation_2d
+from battlesight.geometry import planar
+from battlesight.geometry.plan import base_gap, rotation_2d
 
 _OUTLINE_POINTS = 96
 
@@ -53,21 +55,21 @@ class Outline:
         p = np.atleast_2d(np.asarray(points, float))[:, :2] - np.asarray(self.center, float)
         return p @ rotation_2d(self.facing)  # R^T applied to row vectors
 
+    @cached_property
+    def shape(self):
+        """The outline as a prepared shapely polygon (built once per Outline)."""
+        return planar.shape(self.polygon())
+
     def contains(self, points: np.ndarray) -> np.ndarray:
-        return point_in_polygon(np.atleast_2d(np.asarray(points, float))[:, :2], self.polygon())
-
-
-def _polygon_gap(pa: np.ndarray, pb: np.ndarray) -> float:
-    if point_in_polygon(pa, pb).any() or point_in_polygon(pb, pa).any():
-        return 0.0
-    return float(min(distance_to_edges(pa, pb).min(), distance_to_edges(pb, pa).min()))
+        """(n,) bool: plan points (n, 2) (or (n, 3)) inside the footprint or on its edge."""
+        return planar.covers(np.atleast_2d(np.asarray(points, float))[:, :2], self.shape)
 
 
 def plan_gap(a: Outline, b: Outline) -> float:
     """Closest distance between the two footprints seen from above (0 if they touch)."""
     if not a.rect and not b.rect:
         return base_gap(a.center, a.radii, a.facing, b.center, b.radii, b.facing)
-    return _polygon_gap(a.polygon(), b.polygon())
+    return planar.gap(a.shape, b.shape)
 
 
 def vertical_gap(a: Outline, b: Outline, a_body: bool = False, b_body: bool = False) -> float:
@@ -95,10 +97,7 @@ def within(a: Outline, b: Outline, distance: float, mode: str = "plan") -> bool:
 
 def wholly_within(a: Outline, b: Outline, distance: float) -> bool:
     """Every point of a's footprint within `distance` of b's footprint, in plan."""
-    pa = a.polygon()
-    inside = b.contains(pa)
-    d = np.where(inside, 0.0, distance_to_edges(pa, b.polygon()))
-    return bool(d.max() <= distance + 1e-9)
+    return bool(planar.distance(a.polygon(), b.shape).max() <= distance + 1e-9)
 
 
 def point_gap(a: Outline, point: tuple[float, float]) -> float:
@@ -106,9 +105,7 @@ def point_gap(a: Outline, point: tuple[float, float]) -> float:
     p = np.asarray(point, float)[:2]
     if a.is_circle:
         return max(0.0, float(np.linalg.norm(p - np.asarray(a.center))) - a.radii[0])
-    if a.contains(p)[0]:
-        return 0.0
-    return float(distance_to_edges(p[None], a.polygon())[0])
+    return float(planar.distance(p[None], a.shape)[0])
 
 
 def bearing(origin: tuple[float, float], point: tuple[float, float]) -> float:
@@ -154,45 +151,6 @@ def vehicle_facing(hull: Outline, point) -> str:
     if -along - y >= max(0.0, abs(x) - across) - 1e-9:
         return "rear"
     return "side"
-
-
-def segment_crosses_polygon(p: np.ndarray, q: np.ndarray, polygon: np.ndarray) -> bool:
-    """Whether the plan segment p -> q meets the polygon (k, 2) (crossing or inside)."""
-    p, q = np.asarray(p, float)[:2], np.asarray(q, float)[:2]
-    poly = np.asarray(polygon, float)
-    if point_in_polygon(np.array([p, q]), poly).any():
-        return True
-    a, b = poly, np.roll(poly, -1, axis=0)
-
-    def orient(u, v, w):
-        return (v[..., 0] - u[..., 0]) * (w[..., 1] - u[..., 1]) - (
-            v[..., 1] - u[..., 1]) * (w[..., 0] - u[..., 0])
-
-    d1, d2 = orient(a, b, p), orient(a, b, q)
-    d3, d4 = orient(p, q, a), orient(p, q, b)
-    return bool(np.any((d1 * d2 < 0) & (d3 * d4 < 0)))
-
-
-def convex_hull(points: np.ndarray) -> np.ndarray:
-    """(k, 2) counter-clockwise convex hull of plan points (monotone chain)."""
-    pts = sorted({(float(x), float(y)) for x, y in np.asarray(points, float)[:, :2]})
-    if len(pts) <= 2:
-        return np.array(pts)
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    upper: list = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return np.array(lower[:-1] + upper[:-1])
 
 
 def step_towards(start, goal, distance: float) -> tuple[float, float]:

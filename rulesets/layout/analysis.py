@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from battlesight.geometry.plan import point_in_polygon
+from battlesight.geometry import planar
 from battlesight.geometry.viewshed import StandingGrid, pair_sight, standing_grid
 from battlesight.geometry.world import World
 from battlesight.scenes.build import build_world
@@ -78,7 +78,7 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
     world = world or terrain_world(scene)
     g = standing_grid(world, grid, heights=(0.05, model.eye))
     n = len(g.foot)
-    masks = {p: point_in_polygon(g.plan, dep.zones[p]) & g.standable for p in players}
+    masks = {p: planar.covers(g.plan, dep.zones[p]) & g.standable for p in players}
     for p in players:
         if not masks[p].any():
             raise ValueError(f"player {p}'s deployment zone holds no cell a model can stand on")

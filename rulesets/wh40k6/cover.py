@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from battlesight.geometry.visibility import Visibility
-from battlesight.rulesets.core.measure import convex_hull, segment_crosses_polygon
+from battlesight.geometry import planar
 from battlesight.rulesets.core.ruling import Cover
 
 from .terrain import (
@@ -72,9 +72,7 @@ def placed(board: Board, model: str) -> tuple:
 def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerView:
     """A FirerView from a Visibility, with forests the firer stands in left out (A10)."""
     firer = vis.observer or ""
-    own = memo_get(memo, ("under", *placed(board, firer)),
-                   lambda: {e.id for e in pieces_under(board, firer)}) \
-        if firer in board.models else set()
+    own = {e.id for e in pieces_under(board, firer)} if firer in board.models else set()
     forests = {k: v for k, v in vis.through.items()
                if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
     obscured = min(1.0, vis.obscured_fraction + sum(forests.values()))
@@ -124,7 +122,8 @@ def formation(board: Board, unit: str) -> tuple[np.ndarray, float] | None:
     if len(members) < 2:
         return None
     outlines = [board.outline(m) for m in members]
-    return convex_hull(np.vstack([o.polygon(24) for o in outlines])), max(o.top for o in outlines)
+    hull = planar.convex_hull(np.vstack([o.polygon(24) for o in outlines]))
+    return hull, max(o.top for o in outlines)
 
 
 def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str],
@@ -142,15 +141,15 @@ def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str],
         if shape is None:
             continue
         hull, top = shape
-        for firer in firers:
-            eye = board.eye(firer)
-            if not segment_crosses_polygon(eye, t_point, hull):
-                continue
-            ts = np.linspace(0.0, 1.0, 41)
+        if not firers:
+            continue
+        hull_shape = planar.shape(hull)
+        eyes = np.array([board.eye(f) for f in firers])
+        crossing = planar.segments_meet(eyes, np.repeat(t_point[None], len(eyes), 0), hull_shape)
+        ts = np.linspace(0.0, 1.0, 41)
+        for eye in eyes[crossing]:
             line = eye[None, :] + ts[:, None] * (t_point - eye)[None, :]
-            from battlesight.geometry.plan import point_in_polygon
-
-            inside = point_in_polygon(line[:, :2], hull)
+            inside = planar.covers(line[:, :2], hull_shape)
             if inside.any() and line[inside, 2].min() <= top:
                 return unit
     return None

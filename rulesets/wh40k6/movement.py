@@ -108,7 +108,7 @@ def check_move(board: Board, unit: str, dests: dict[str, Dest], limit: float, *,
             return Ruling(False, RULE_MOVE, f"{m} would {what} {dist:.2f}\" but may {what} at "
                           f"most {limit:g}\"", geometry={"model": m, "distance": dist})
         for entry in board.world.terrain.values():
-            if is_impassable(entry) and overlaps(there, np.asarray(entry.geometry.footprint)):
+            if is_impassable(entry) and overlaps(there, entry.geometry.shape):
                 return Ruling(False, "wh40k6 §6.1", f"{m} would end in impassable {entry.id}")
         final[m] = there
     movers = set(final)

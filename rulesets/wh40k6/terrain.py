@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.geometry.plan import point_in_polygon
+import shapely
+from battlesight.geometry import planar
 
 if TYPE_CHECKING:
     from battlesight.geometry.placed import TerrainEntry
@@ -108,21 +109,16 @@ def is_impassable(entry: TerrainEntry) -> bool:
     return entry.kind == "box" and not entry.data.get("difficult", False)
 
 
-def overlaps(outline: Outline, footprint: np.ndarray) -> bool:
-    """Any part of the base inside the footprint (A9)."""
-    if len(footprint) < 3:
-        return False
-    poly = outline.polygon(48)
-    if point_in_polygon(poly, footprint).any():
-        return True
-    return bool(outline.contains(footprint).any())
+def overlaps(outline: Outline, footprint: planar.PolygonLike) -> bool:
+    """Any part of the base inside the footprint (A9); footprint: (k, 2) or a shapely shape
+    (`TerrainGeometry.shape`)."""
+    return planar.meet(outline.shape, footprint)
 
 
 def pieces_under(board: Board, model_id: str) -> list[TerrainEntry]:
-    """Terrain pieces whose footprint any part of the model's base overlaps."""
-    outline = board.outline(model_id)
-    return [e for e in board.world.terrain.values()
-            if overlaps(outline, np.asarray(e.geometry.footprint))]
+    """Terrain pieces whose footprint any part of the model's base overlaps (A9), from the
+    board's footprint index, kept until the model moves."""
+    return board.pieces_under(model_id)
 
 
 def area_cover(board: Board, model_id: str) -> tuple[int, str, str] | None:
@@ -148,19 +144,12 @@ def difficult_pieces(board: Board, model_id: str) -> list[str]:
 
 def piece_ids_on_path(board: Board, start: tuple[float, float], end: tuple[float, float],
                       radius: float) -> list[str]:
-    """Pieces whose footprint a base of `radius` touches anywhere on the straight move."""
-    from battlesight.rulesets.core.measure import segment_crosses_polygon
-
-    out = []
+    """Pieces whose footprint a base of `radius` touches anywhere on the straight move (its
+    centre line and the two lines its sides sweep), in scene order."""
     direction = np.subtract(end, start)
     length = float(np.hypot(*direction))
     normal = np.array([-direction[1], direction[0]]) / length if length else np.zeros(2)
-    for entry in board.world.terrain.values():
-        poly = np.asarray(entry.geometry.footprint)
-        if len(poly) < 3:
-            continue
-        lines = [(np.asarray(start) + k * radius * normal, np.asarray(end) + k * radius * normal)
-                 for k in (-1.0, 0.0, 1.0)]
-        if any(segment_crosses_polygon(p, q, poly) for p, q in lines):
-            out.append(entry.id)
-    return out
+    sides = np.array([-1.0, 0.0, 1.0])[:, None] * radius * normal
+    lines = shapely.multilinestrings(
+        np.stack([np.asarray(start, float) + sides, np.asarray(end, float) + sides], axis=1))
+    return board.world.footprints.under(lines)

@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.geometry.plan import point_in_polygon
+from battlesight.geometry import planar
 from battlesight.rulesets.core.measure import plan_gap
 from battlesight.rulesets.core.ruling import Ruling
 
@@ -78,8 +78,7 @@ def check_block(game: Game, unit: str, form: fm.Formation, allow: tuple[str, ...
     for entry in board.world.terrain.values():
         foot = np.asarray(entry.geometry.footprint, float)
         if entry.data.get("impassable") and len(foot) >= 3:
-            if point_in_polygon(hull.polygon(), foot).any() or \
-                    point_in_polygon(foot, hull.polygon()).any():
+            if planar.meet(hull.shape, entry.geometry.shape):
                 return Ruling(False, "whfb6 §6", f"{unit} would end in impassable {entry.id}")
     player = board.unit_player(unit)
     for other in board.unit_ids():

@@ -110,12 +110,9 @@ def sees_in_arc(board: Board, firer: str, target: str) -> bool:
 
 
 def near_piece(outline: Outline, footprint: np.ndarray, within: float) -> bool:
-    from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+    from battlesight.geometry import planar
 
-    pts = outline.polygon(32)
-    if point_in_polygon(pts, footprint).any():
-        return True
-    return bool(distance_to_edges(pts, footprint).min() <= within + 1e-9)
+    return planar.gap(outline.shape, footprint) <= within + 1e-9
 
 
 def look(board: Board, pairs: list[tuple[str, str]], samples: int = DEFAULT_SAMPLES,
@@ -252,21 +249,21 @@ def _explain(world: Any, line: Line, why: dict[str, float], skirmishers: set[str
 
 
 def _centre_in(outline: Outline, foot: np.ndarray) -> bool:
-    from battlesight.geometry.plan import point_in_polygon
+    from battlesight.geometry import planar
 
-    return bool(point_in_polygon(np.asarray([outline.center]), foot)[0])
+    return bool(planar.covers(np.asarray([outline.center]), foot)[0])
 
 
 def screens(board: Board) -> dict[str, np.ndarray]:
     """{unit: plan area} of each skirmishing unit on the table (skirmishers or flyers): the
     convex hull of its models' bases, which blocks other units' sight as a whole (LV-6)."""
-    from battlesight.geometry.plan import convex_hull_2d
+    from battlesight.geometry import planar
 
     members: dict[str, list[str]] = {}
     for m in board.world.models:
         if m in board.models:
             members.setdefault(board.unit_of(m), []).append(m)
-    return {unit: convex_hull_2d(np.concatenate([board.outline(m).polygon() for m in models]))
+    return {unit: planar.convex_hull(np.concatenate([board.outline(m).polygon() for m in models]))
             for unit, models in members.items() if board.profile(models[0]).skirmisher}
 
 
@@ -276,13 +273,13 @@ def _screened(board: Board, lines: list[Line], starts: np.ndarray, ends: np.ndar
     """(n,) lines crossing the area of a skirmishing unit that is neither the firer's nor the
     target's (LV-6). A firer or target standing inside that area is left to the bases rule
     (`_troops`): the area is the screen between other units, not a wall around them."""
-    from battlesight.geometry.plan import point_in_polygon
+    from battlesight.geometry import planar
 
     blocked = np.zeros(len(starts), dtype=bool)
     for unit, area in areas.items():
         if len(area) < 3:
             continue
-        stand = {m: bool(point_in_polygon(np.asarray([board.outline(m).center]), area)[0])
+        stand = {m: bool(planar.covers(np.asarray([board.outline(m).center]), area)[0])
                  for m in dict.fromkeys(x for ln in lines for x in (ln.firer, ln.target))}
         applies = np.array([unit not in (board.unit_of(ln.firer), board.unit_of(ln.target))
                             and not stand[ln.firer] and not stand[ln.target] for ln in lines],

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from battlesight.geometry.plan import point_in_polygon
+from battlesight.geometry import planar
 from battlesight.geometry.ray import segments
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.ruling import Cover
@@ -88,7 +88,7 @@ def obscuring(world: World, a: Body, b: Body, pieces: list[str]) -> dict[str, fl
 def _inside_area(world: World, pid: str, body: Body) -> bool:
     """A model is inside area terrain when its base centre is (wmh2 §6; A3's convention)."""
     poly = np.asarray(world.terrain[pid].geometry.footprint, float)
-    return len(poly) >= 3 and bool(point_in_polygon(body.xy[None], poly)[0])
+    return len(poly) >= 3 and bool(planar.covers(body.xy[None], poly)[0])
 
 
 def defence(world: World, a: Body, b: Body, kind: str = "ranged", *,

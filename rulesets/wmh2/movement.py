@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.geometry import planar
 from battlesight.rulesets.core.ruling import Ruling
 
 from .bodies import Body, bodies
@@ -64,8 +64,7 @@ def _overlap(poly: np.ndarray, centers: np.ndarray, radius: float) -> np.ndarray
     """(n,) bool: a base of `radius` at each centre overlaps the polygon."""
     if len(poly) < 3:
         return np.zeros(len(centers), dtype=bool)
-    inside = point_in_polygon(centers, poly)
-    return inside | (distance_to_edges(centers, poly) < radius - 1e-6)
+    return planar.covers(centers, poly) | (planar.distance(centers, poly) < radius - 1e-6)
 
 
 def plan_path(board: Board, model: str, waypoints: list[tuple[float, float]],
@@ -88,7 +87,7 @@ def plan_path(board: Board, model: str, waypoints: list[tuple[float, float]],
     for pid, r in index.rules.items():
         poly = np.asarray(board.world.terrain[pid].geometry.footprint, float)
         if r.rough and not (pathfinder or ghost) and len(seg):
-            inside = point_in_polygon(mids, poly)
+            inside = planar.covers(mids, poly)
             if inside.any():
                 path.cost += float(seg[inside].sum())
                 path.rough.append(pid)
@@ -177,7 +176,7 @@ def charge_move(board: Board, model: str, target: str, allowance: float,
             if len(hit) and s_pts[max(hit[0] - 1, 0)] < s_stop:
                 s_stop, who = float(s_pts[max(hit[0] - 1, 0)]), pid
         if r.rough and not profile.has("pathfinder"):
-            inside = point_in_polygon(pts, poly).astype(float)
+            inside = planar.covers(pts, poly).astype(float)
             cost += np.concatenate([[0.0], np.cumsum(inside[1:] * np.diff(s_pts))])
     affordable = s_pts[cost <= limit + 1e-9]
     s_budget = float(affordable.max()) if len(affordable) else 0.0

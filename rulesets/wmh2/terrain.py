@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from battlesight.geometry.plan import distance_to_edges, point_in_polygon
+from battlesight.geometry import planar
 from battlesight.geometry.ray import RayScene
 from battlesight.geometry.world import World
 
@@ -208,18 +208,16 @@ class TerrainIndex:
         z_ok = (pts[:, 2] >= area.zmin - 1e-9) & (pts[:, 2] <= area.zmax + 1e-9)
         # sight lines repeat their end points: test each distinct point once
         flat, back = np.unique(pts[:, 0] + 1j * pts[:, 1], return_inverse=True)
-        inside = point_in_polygon(np.column_stack([flat.real, flat.imag]), area.footprint)
+        inside = planar.covers(np.column_stack([flat.real, flat.imag]), area.footprint)
         return z_ok & inside[back.reshape(-1)]
 
     def footprint_gap(self, piece_id: str, center: np.ndarray, radius: float) -> float:
         """Plan distance from a base (centre, radius) to a piece's footprint (0 if overlapping)."""
-        poly = np.asarray(self.world.terrain[piece_id].geometry.footprint, float)
-        if len(poly) < 3:
+        geometry = self.world.terrain[piece_id].geometry
+        if len(geometry.footprint) < 3:
             return float("inf")
         c = np.asarray(center, float)[None, :2]
-        if point_in_polygon(c, poly)[0]:
-            return 0.0
-        return max(0.0, float(distance_to_edges(c, poly)[0]) - radius)
+        return max(0.0, float(planar.distance(c, geometry.shape)[0]) - radius)
 
 
 _INDEX: weakref.WeakKeyDictionary[World, tuple[tuple, TerrainIndex]] = \
