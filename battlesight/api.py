@@ -16,6 +16,7 @@ shooting from `Ruleset.shooting_report`, layouts from `rulesets.layout.analyze_s
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -25,6 +26,7 @@ import numpy as np
 
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.readings import Readings, differences, use
 from battlesight.rulesets.core.ruleset import Ruleset, get_ruleset
 from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.rulesets.core.verdict import Verdict
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
     from battlesight.viewer.render import RenderSettings
 
 SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
+#: a choice of readings: id -> value (`{"wh40k6.A2": "seen-only"}`), or a `Readings`
+ReadingsChoice = Mapping[str, str] | None
 
 
 def example(name: str = "demo") -> Path:
@@ -67,6 +71,25 @@ def load(source: SceneSource, *, strict: bool = False) -> Battlefield:
         scene = load_scene(source)
     warnings = require_rules(scene, strict=strict)
     return Battlefield(scene, warnings=[str(w) for w in warnings])
+
+
+def verdict_outcome(verdict: Verdict) -> tuple:
+    """What a player takes from a verdict: seen or not, the cover and the modifiers it gives
+    (`--readings all` reports a reading when this changes, not when a share moves)."""
+    return (verdict.visible, verdict.cover_text,
+            tuple(tuple(sorted(m.to_dict().items())) for m in verdict.modifiers))
+
+
+def report_outcome(report: dict[str, Any]) -> tuple:
+    """What a player takes from a shooting report: who may fire, what each firer sees and
+    shoots, each target model's sight, cover and odds, the expected unsaved wounds."""
+    cover_keys = ("in_cover", "value", "effect", "source")
+    return (report["eligible"], report.get("expected_unsaved"),
+            tuple((f["model"], f.get("weapon"), f["can_fire"], f["in_range"], f.get("shots"),
+                   tuple(f["sees"]), f["p_hit"]) for f in report["firers"]),
+            tuple((t["model"], t["visible"], t["p_hit"], t["p_wound"], t["p_save_fail"],
+                   t["p_unsaved"], tuple((t["cover"] or {}).get(k) for k in cover_keys))
+                  for t in report["targets"]))
 
 
 @dataclass
@@ -167,40 +190,78 @@ class Battlefield:
 
     # ---- rules ----------------------------------------------------------------------------
 
-    def judge(self, observer: str, target: str) -> Verdict:
-        """The ruleset's verdict for observer -> target: sight by the rule, the share that
-        counts, cover and the modifiers it gives, why, and the rule cited."""
-        return self.judge_many([(observer, target)])[0]
+    def readings(self, chosen: ReadingsChoice = None) -> Readings:
+        """The scene's system's readings of its ambiguous rules, `chosen` (id -> value, e.g.
+        {"wh40k6.A2": "seen-only"}) over the defaults; ValueError naming the known ids or
+        values for one the system does not declare."""
+        return self.ruleset.choose_readings(dict(chosen) if chosen is not None else None)
 
-    def judge_many(self, pairs: list[tuple[str, str]]) -> list[Verdict]:
+    def judge(self, observer: str, target: str, *,
+              readings: ReadingsChoice = None) -> Verdict:
+        """The ruleset's verdict for observer -> target: sight by the rule, the share that
+        counts, cover and the modifiers it gives, why, and the rule cited; under `readings`
+        where the rules read more than one way (`readings()`)."""
+        return self.judge_many([(observer, target)], readings=readings)[0]
+
+    def judge_many(self, pairs: list[tuple[str, str]], *,
+                   readings: ReadingsChoice = None) -> list[Verdict]:
         """`judge` for many ordered pairs in one batch (the ruleset's one judgement)."""
+        chosen = self.readings(readings)
         self._check(*{m for pair in pairs for m in pair})
-        return self.ruleset.judge(self.board, list(pairs))
+        with use(chosen):
+            return self.ruleset.judge(self.board, list(pairs))
+
+    def judge_readings(self, pairs: list[tuple[str, str]], *,
+                       readings: ReadingsChoice = None
+                       ) -> tuple[list[Verdict], list[list[dict[str, Any]]]]:
+        """Every reading at once: the verdicts under `readings`, and per pair the verdicts
+        that differ under another value of a reading that can touch sight (one batched
+        judgement per value, over all pairs): {reading, value, rule, text, verdict}."""
+        chosen = self.readings(readings)
+        self._check(*{m for pair in pairs for m in pair})
+        return differences(chosen, ("sight",),
+                           lambda: self.ruleset.judge(self.board, list(pairs)),
+                           verdict_outcome)
 
     def who_sees_whom(self, observers: list[str] | None = None,
-                      enemies_only: bool = False) -> WhoSeesWhom:
+                      enemies_only: bool = False, *,
+                      readings: ReadingsChoice = None) -> WhoSeesWhom:
         """Verdicts for every ordered pair of models on the table: each observer (default:
         every model) against every other model, or only against the enemy's models with
-        enemies_only=True."""
+        enemies_only=True; under `readings`."""
         ids = self.models
         observers = ids if observers is None else list(observers)
         self._check(*observers)
         player = {m.id: m.player for m in self.scene.models}
         pairs = [(a, b) for a in observers for b in ids
                  if a != b and (not enemies_only or player[a] != player[b])]
-        return WhoSeesWhom(ids, self.judge_many(pairs) if pairs else [])
+        chosen = self.readings(readings)
+        return WhoSeesWhom(ids, self.judge_many(pairs, readings=chosen) if pairs else [])
 
     def shoot(self, unit: str, target: str, *, moved: bool = False, weapon: str | None = None,
-              samples: int | None = None) -> dict[str, Any]:
+              samples: int | None = None, readings: ReadingsChoice = None,
+              all_readings: bool = False) -> dict[str, Any]:
         """The ruleset's analysis of `unit` shooting at unit `target` (no dice rolled):
         who may fire, what they see, range, cover, the listed modifiers and exact per-attack
         odds (`p_hit`, `p_wound`, `p_save_fail`, `p_unsaved`). samples: silhouette samples
-        per sight line (default: the verdict's own, as `battlesight los`)."""
+        per sight line (default: the verdict's own, as `battlesight los`); readings: where
+        the rules read more than one way. all_readings: add `readings`, the reports that
+        differ under another value of a reading that can touch sight or shooting, each
+        {reading, value, rule, text, verdict: the report under it}."""
+        chosen = self.readings(readings)
         for unit_id in (unit, target):
             if not self.board.has_unit(unit_id):
                 raise KeyError(f"no unit {unit_id!r}; units: {', '.join(self.board.unit_ids())}")
-        return self.ruleset.shooting_report(self.board, unit, target, weapon=weapon,
-                                            moved=moved, samples=samples)
+
+        def report() -> list[dict[str, Any]]:
+            return [self.ruleset.shooting_report(self.board, unit, target, weapon=weapon,
+                                                 moved=moved, samples=samples)]
+
+        if not all_readings:
+            with use(chosen):
+                return report()[0]
+        (out,), (others,) = differences(chosen, ("sight", "shoot"), report, report_outcome)
+        return {**out, "readings": others}
 
     def analyze(self, grid: float = 1.0, deployment: str | None = None) -> LayoutAnalysis:
         """The layout's exposure, fairness, firing lanes and the system's set-up checks."""

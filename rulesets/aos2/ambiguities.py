@@ -1,30 +1,68 @@
-"""Where the aos2 rules read more than one way, and the reading this package implements (the
-digest's ambiguity and translation register, §15; ids are its numbers)."""
+"""Where the aos2 rules read more than one way (the digest's ambiguity and translation
+register, §15; ids are its numbers): the readings a call may switch (`READINGS`, each read at
+its decision point) and the rows the code reads one way only, with the reason
+(`AMBIGUITIES`)."""
 
 from __future__ import annotations
 
 from battlesight.rulesets.core.ambiguity import Ambiguity
+from battlesight.rulesets.core.readings import Alternative as Alt
+from battlesight.rulesets.core.readings import Reading
+
+R2 = Reading(
+    "aos2.2", "aos2 §5.1",
+    "Which MONSTER or WAR MACHINE gets no cover: Wounds more than 8 (seed) or 8 or more?",
+    Alt("more-than-8", "a MONSTER or WAR MACHINE with Wounds more than 8 (the seed)"),
+    (Alt("8-or-more", "a MONSTER or WAR MACHINE with Wounds 8 or more (the English)"),),
+    code="rulesets/aos2/rules.py cover_excluded")
+R4 = Reading(
+    "aos2.4", "aos2 §5.1", "Must every model of the unit be in the same terrain feature?",
+    Alt("any-features", "each model may be wholly on or within a different feature"),
+    (Alt("same-feature", "every model must be wholly on or within one and the same feature"),),
+    code="rulesets/aos2/cover.py terrain_cover")
+R5 = Reading(
+    "aos2.5", "aos2 §5.1", "What is 'wholly on or within' a feature?",
+    Alt("far-edge", "the whole base, to its far edge, inside the footprint, or standing on "
+                    "its floor"),
+    (Alt("nearest-edge", "the base's nearest edge inside the footprint: any part of it"),),
+    code="rulesets/aos2/cover.py wholly_within")
+R6 = Reading(
+    "aos2.6", "aos2 §5.2", "Does the MONSTER or WAR MACHINE exclusion apply to obstacles?",
+    Alt("excluded", "yes: obstacles give the benefit of cover, which such units never get"),
+    (Alt("obstacles-count", "no: an obstacle gives its +1 whatever the unit"),),
+    code="rulesets/aos2/cover.py obstacle_cover")
+R12 = Reading(
+    "aos2.12", "aos2 §4.1", "What may block a model's sight of its target?",
+    Alt("own-unit-transparent", "its own unit is transparent, everything else is opaque"),
+    (Alt("all-block", "every other model blocks, its own unit's included"),),
+    code="rulesets/aos2/judge.py, sight.py visible_models")
+
+READINGS = (R2, R4, R5, R6, R12)
+
+_GAME = ("a step of the game's resolution (`play`), which resolves it this one way; the "
+         "switchable readings are those that los and shoot judge")
 
 AMBIGUITIES = (
     Ambiguity(
-        "2", "aos2 §5.1",
-        "Which MONSTER or WAR MACHINE gets no cover: Wounds more than 8 (seed) or 8 or more?",
-        ("Wounds more than 8", "Wounds 8 or more"), "Wounds more than 8",
-        "rulesets/aos2/rules.py COVER_WOUNDS_LIMIT"),
+        "1", "aos2 §2.1", "The digit '2' lost in the source text",
+        ("restored: 12\" charges, 2D6 rolls, 12\" from the general", "as printed"),
+        "restored: 12\" charges, 2D6 rolls, 12\" from the general", "rulesets/aos2/rules.py",
+        "the printed numbers are a translation fault, not a reading a player argues"),
     Ambiguity(
-        "4", "aos2 §5.1", "Must every model of the unit be in the same terrain feature?",
-        ("each model may be in a different feature", "all in the same feature"),
-        "each model may be in a different feature", "rulesets/aos2/cover.py"),
+        "7", "aos2 §5.2", "The obstacle 'closer' test",
+        ("per attacking model, closest-point distances", "per attacking unit"),
+        "per attacking model, closest-point distances", "rulesets/aos2/cover.py "
+        "obstacle_cover", "the verdict judges one attacking model, so a per-unit test "
+        "would have no unit to measure from in los"),
     Ambiguity(
-        "5", "aos2 §5.1", "What is 'wholly on or within' a feature?",
-        ("the whole base outline inside the footprint, or standing on its floor",
-         "the base centre inside the footprint"),
-        "the whole base outline inside the footprint, or standing on its floor",
-        "rulesets/aos2/cover.py wholly_within"),
+        "10", "aos2 §11.1", "+1 Bravery per 10 models: counted when?",
+        ("the models in the unit when it tests", "the models at the start of the turn"),
+        "the models in the unit when it tests", "rulesets/aos2/rules.py battleshock", _GAME),
     Ambiguity(
-        "12", "aos2 §4.1", "What may block a model's sight of its target?",
-        ("its own unit is transparent, everything else is opaque",
-         "every model and piece blocks"),
-        "its own unit is transparent, everything else is opaque",
-        "rulesets/aos2/sight.py RULE_OWN_UNIT"),
+        "13", "aos2 §8.1", "Which unit protects a hero under Look Out, Sir?",
+        ("any other friendly unit of 3 or more models within 3\"",
+         "an enemy unit of 3 or more models within 3\""),
+        "any other friendly unit of 3 or more models within 3\"",
+        "rulesets/aos2/attacks.py look_out_sir",
+        "the seed's 'enemy' is a translation fault: an enemy unit never shields a hero"),
 )

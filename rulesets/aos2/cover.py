@@ -16,6 +16,7 @@ from battlesight.rulesets.core.measure import Outline
 from battlesight.rulesets.core.ruling import Cover
 
 from . import rules
+from .ambiguities import R4, R5, R6
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -49,7 +50,12 @@ def gives_cover(entry: Any) -> bool:
 
 
 def wholly_within(outline: Outline, foot: np.ndarray) -> bool:
-    return bool(planar.covers(outline.polygon(48), foot).all())
+    """The whole base inside the footprint (far edge in), or any part of it (nearest edge in)
+    under reading aos2.5 'nearest-edge'."""
+    inside = planar.covers(outline.polygon(48), foot)
+    if R5.means("nearest-edge"):
+        return planar.meet(outline.shape, foot)
+    return bool(inside.all())
 
 
 def gap_to_piece(outline: Outline, foot: np.ndarray) -> float:
@@ -83,6 +89,8 @@ def terrain_cover(board: Board, unit: str, *, combat_after_charge: bool = False)
     if any(p is None for p in pieces):
         out = [m for m, p in zip(models, pieces, strict=True) if p is None]
         return Cover.none(RULE_TERRAIN, note=f"not wholly on or within a feature: {out}")
+    if len(set(pieces)) > 1 and R4.means("same-feature"):
+        return Cover.none(RULE_TERRAIN, note=f"not all in the same feature: {sorted(set(pieces))}")
     if combat_after_charge:
         return Cover.none(RULE_TERRAIN, note="it charged this turn: no cover in this combat")
     return Cover(True, 1, effect="save_mod", kind="terrain", source=pieces[0],
@@ -93,7 +101,7 @@ def obstacle_cover(board: Board, attacker: str, unit: str) -> Cover:
     """Missile attacks: every target model within 1" of an obstacle that the attacking model
     is closer to than to the target unit (§5.2, per attacking model)."""
     models = board.unit_models(unit)
-    if not models or excluded(board, unit):
+    if not models or (excluded(board, unit) and R6.means("excluded")):
         return Cover.none(RULE_OBSTACLE)
     a = board.outline(attacker)
     to_target = min(gap_to_piece(a, board.outline(m).polygon(48)) for m in models)

@@ -16,7 +16,7 @@ from battlesight.rulesets.core.ruleset import sight_batch
 from battlesight.rulesets.core.verdict import Verdict, cover_modifiers
 
 from . import cover as cover_rules
-from .sight import RULE_OWN_UNIT, RULE_SEE, sight_points
+from .sight import RULE_OWN_UNIT, RULE_SEE, own_unit, sight_points
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verdict]:
     """One Verdict per (observer, target): seen from some part of the observer."""
     points = {o: sight_points(board, o) for o in dict.fromkeys(o for o, _ in pairs)}
-    own = {o: tuple(m for m in board.unit_models(board.unit_of(o)) if m != o) for o in points}
+    own = {o: own_unit(board, o) for o in points}
     queries, owner = [], []
     for i, (o, t) in enumerate(pairs):
         if board.unit_of(o) == board.unit_of(t):

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 from battlesight.rulesets.core.dice import nd6
 
+from .ambiguities import R2
+
 RULE_HIT = "aos2 §8.3"
 RULE_SAVE = "aos2 §8.3"
 RULE_COVER = "aos2 §5.1"
@@ -54,6 +56,8 @@ def save_need(save: int | None, rend: int = 0, bonus: int = 0) -> int | None:
 def cover_excluded(keywords: set[str] | frozenset[str], wounds: int) -> bool:
     """MONSTER or WAR MACHINE with Wounds over 8: never cover (aos2 §5.1, seed reading)."""
     big = "monster" in keywords or "war machine" in keywords
+    if R2.means("8-or-more"):
+        return big and wounds >= COVER_WOUNDS_LIMIT
     return big and wounds > COVER_WOUNDS_LIMIT
 
 

@@ -15,6 +15,8 @@ import numpy as np
 from battlesight.geometry.visibility import SightQuery, visibility_many
 from battlesight.rulesets.core.measure import gap_3d
 
+from .ambiguities import R12
+
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
 
@@ -38,12 +40,20 @@ def sight_points(board: Board, model: str) -> np.ndarray:
     return np.vstack([np.asarray(placed.eye, float)[None], pts])
 
 
+def own_unit(board: Board, model: str) -> tuple[str, ...]:
+    """The models that never block the model's sight: its own unit's (VIS-2), none under
+    reading aos2.12 'all-block'."""
+    if R12.means("all-block"):
+        return ()
+    return tuple(m for m in board.unit_models(board.unit_of(model)) if m != model)
+
+
 def visible_models(board: Board, attackers: list[str], target_models: list[str],
                    samples: int = SAMPLES) -> dict[str, dict[str, float]]:
     """{attacker: {target model: best visible fraction}} for the pairs with any sight."""
     queries, keys = [], []
     for a in attackers:
-        own = tuple(m for m in board.unit_models(board.unit_of(a)) if m != a)
+        own = own_unit(board, a)
         for p in sight_points(board, a):
             for t in target_models:
                 queries.append(SightQuery(a, t, eye=p, skip=own, samples=samples))

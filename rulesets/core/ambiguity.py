@@ -1,6 +1,8 @@
-"""A rules ambiguity as data: where the rulebook can be read more than one way, the readings,
-and the one the system's package implements. Each ruleset declares its own
-(`Ruleset.ambiguities`), so reports and docs can say which reading a ruling rests on.
+"""A rules ambiguity the code does not switch: where the rulebook can be read more than one
+way, the readings, the one the system's package implements and why no other can be chosen.
+Each ruleset declares its own (`Ruleset.ambiguities`) beside the switchable ones
+(`Ruleset.readings`, `core.readings`), so the docs list every register row one way or the
+other.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ class Ambiguity:
 
     id: short stable key (unique within the system); rule: the section it concerns; question:
     what is unclear; readings: the possible answers, each one sentence; chosen: the reading
-    implemented (one of `readings`); code: where the choice is made (module, constant).
+    implemented (one of `readings`); code: where the choice is made (module, constant);
+    because: why it is not a switchable reading (`core.readings.Reading`).
     """
 
     id: str
@@ -24,6 +27,7 @@ class Ambiguity:
     readings: tuple[str, ...]
     chosen: str
     code: str = ""
+    because: str = ""
 
     def __post_init__(self) -> None:
         if len(self.readings) < 2:
@@ -34,4 +38,5 @@ class Ambiguity:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "rule": self.rule, "question": self.question,
-                "readings": list(self.readings), "chosen": self.chosen, "code": self.code}
+                "readings": list(self.readings), "chosen": self.chosen, "code": self.code,
+                "because": self.because}

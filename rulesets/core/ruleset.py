@@ -9,6 +9,7 @@ sequence is data (`Phase`, `Step`), so a system with other phases only lists the
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from battlesight.geometry.visibility import (
 from battlesight.scenes.systems import SYSTEMS
 
 from .profiles import resolve
+from .readings import Readings
 from .rules_data import check_rules_data, system_keys
 from .ruling import Cover, Ruling
 from .verdict import Verdict, cover_modifiers
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from .deployment import Deployment, DeploymentMap
     from .game import Action, Game
     from .layout_checks import Check, SightFacts
+    from .readings import Reading
     from .setup import SetupRules
     from .standard import StandardModel
 
@@ -107,8 +110,15 @@ class Ruleset:
     deployment_maps: tuple[DeploymentMap, ...] = ()
     #: how the system sets up terrain for a random layout (`core.setup`; None: it has none)
     setup_rules: SetupRules | None = None
-    #: where the rules read more than one way, and the reading this package implements
+    #: where the rules read more than one way: the readings a call may switch (`core.readings`,
+    #: `choose_readings`) and the register rows the code reads one way only, with the reason
+    readings: tuple[Reading, ...] = ()
     ambiguities: tuple[Ambiguity, ...] = ()
+
+    def choose_readings(self, chosen: Mapping[str, str] | None = None) -> Readings:
+        """This system's readings, the defaults with `chosen` (id -> value) over them;
+        ValueError naming the known ids or values for one it does not declare."""
+        return Readings(self.readings, chosen)
 
     # ---- profiles ---------------------------------------------------------------------------
 

@@ -1,48 +1,124 @@
-"""Where the wh40k6 rules read more than one way, and the reading this package implements
-(the digest's ambiguity register, §14.1; ids are its numbers)."""
+"""Where the wh40k6 rules read more than one way (the digest's ambiguity register, §14.1; ids
+are its numbers): the readings a call may switch (`READINGS`, each read at its decision point)
+and the rows the code does not switch, with the reason (`AMBIGUITIES`)."""
 
 from __future__ import annotations
 
 from battlesight.rulesets.core.ambiguity import Ambiguity
+from battlesight.rulesets.core.readings import Alternative as Alt
+from battlesight.rulesets.core.readings import Reading
+
+A1 = Reading(
+    "wh40k6.A1", "wh40k6 §5.1", "How much of the body must be hidden for cover?",
+    Alt("25-percent", "at least 25% of the body obscured, 25% included"),
+    (Alt("any-part", "any part of the body hidden gives cover"),),
+    code="rulesets/wh40k6/cover.py decide")
+A2 = Reading(
+    "wh40k6.A2", "wh40k6 §5.1",
+    "Does a firer that cannot see the target model at all count toward its cover?",
+    Alt("blind-counts", "a firer that cannot see the model counts as seeing it obscured"),
+    (Alt("seen-only", "only firers that see the model count"),),
+    scope="shoot", code="rulesets/wh40k6/cover.py decide")
+A3 = Reading(
+    "wh40k6.A3", "wh40k6 §5.1", "Is the occlusion by several pieces and models added up?",
+    Alt("summed", "the shares hidden by every occluder are added up"),
+    (Alt("largest-one", "one occluder alone must hide the share that gives cover"),),
+    code="rulesets/wh40k6/cover.py decide")
+A4 = Reading(
+    "wh40k6.A4", "wh40k6 §4.4", "Do the target unit's own models hide or cover each other?",
+    Alt("transparent", "the target's unit-mates are transparent and give no cover"),
+    (Alt("block", "the target's unit-mates block sight and give 5+ like other models"),),
+    code="rulesets/wh40k6/sight.py skip_models")
+A5 = Reading(
+    "wh40k6.A5", "wh40k6 §4.3", "What is a non-vehicle model's body?",
+    Alt("body-only", "head, torso, arms and legs: not weapons, banners, antennae, wings, "
+                     "tails or the base"),
+    (Alt("whole-model", "the whole model, its gear and base included"),),
+    code="rulesets/wh40k6/sight.py target_parts")
+A6 = Reading(
+    "wh40k6.A6", "wh40k6 §5.2", "What cover save does a hedge give (6+ once, 5+ twice)?",
+    Alt("5+", "a hedge gives a 5+ cover save"), (Alt("6+", "a hedge gives a 6+ cover save"),),
+    code="rulesets/wh40k6/terrain.py cover_value")
+A7 = Reading(
+    "wh40k6.A7", "wh40k6 §5.2", "What do purpose-built defences (fortifications) give?",
+    Alt("chart", "the chart: fortifications 3+, derelict fortifications 4+"),
+    (Alt("4+", "the prose: purpose-built defences give 4+"),),
+    code="rulesets/wh40k6/terrain.py cover_value")
+A8 = Reading(
+    "wh40k6.A8", "wh40k6 §5.4",
+    "Area terrain with a value of its own (a ruin's base, wreckage): which save?",
+    Alt("piece-value", "the piece's own value, 5+ when it has none"),
+    (Alt("always-5+", "area terrain always gives 5+"),),
+    code="rulesets/wh40k6/terrain.py area_cover")
+A10 = Reading(
+    "wh40k6.A10", "wh40k6 §5.5", "When does a line of sight pass through a forest?",
+    Alt("canopy", "when the line passes through the forest's canopy volume"),
+    (Alt("footprint", "when the line crosses the forest's footprint in plan, at any height"),),
+    code="rulesets/wh40k6/cover.py view_of")
+A11 = Reading(
+    "wh40k6.A11", "wh40k6 §5.3", "Does shooting through the gaps of a third unit give cover?",
+    Alt("gaps", "a line crossing a third unit's formation gives 5+, even fully visible"),
+    (Alt("hidden-only", "only a model at least 25% hidden by the unit's models has cover"),),
+    code="rulesets/wh40k6/cover.py model_cover")
+A12 = Reading(
+    "wh40k6.A12", "wh40k6 §4.5", "A hull-mounted weapon's 45 degree arc: total or either side?",
+    Alt("45-total", "45 degrees in total, 22.5 either side of the hull's front"),
+    (Alt("45-each-side", "45 degrees either side of the hull's front"),),
+    scope="shoot", code="rulesets/wh40k6/vehicles.py weapon_can_bear")
+A15 = Reading(
+    "wh40k6.A15", "wh40k6 §5.9", "A vehicle is obscured for 'the majority' of firers: how many?",
+    Alt("more-than-half", "strictly more than half of the firers able to hurt it"),
+    (Alt("half-or-more", "at least half of the firers able to hurt it"),),
+    scope="shoot", code="rulesets/wh40k6/vehicles.py vehicle_cover")
+A21 = Reading(
+    "wh40k6.A21", "wh40k6 §8.6", "Rapid fire and melta 'within half range': is half included?",
+    Alt("inclusive", "a target at exactly half range is within half range"),
+    (Alt("exclusive", "only a target closer than half range is within it"),),
+    scope="shoot", code="rulesets/wh40k6/profile.py Weapon.within_half")
+A29 = Reading(
+    "wh40k6.A29", "wh40k6 §4.4",
+    "Do vehicles and other units' models (not only a third unit's) block and give cover?",
+    Alt("any-model", "any model outside the firing and target units blocks and gives 5+"),
+    (Alt("non-vehicles-only", "a third unit's vehicles neither block nor give cover; its "
+                              "other models do"),),
+    code="rulesets/wh40k6/sight.py skip_models")
+
+READINGS = (A1, A2, A3, A4, A5, A6, A7, A8, A10, A11, A12, A15, A21, A29)
+
+_GAME = ("a step of the game's resolution (`play`), which rolls it this one way; the switchable "
+         "readings are those that los and shoot judge")
 
 AMBIGUITIES = (
     Ambiguity(
-        "A1", "wh40k6 §5.1", "How much of the body must be hidden for cover?",
-        ("at least 25% obscured, inclusive", "any part of the body hidden"),
-        "at least 25% obscured, inclusive", "rulesets/wh40k6/cover.py THRESHOLD"),
+        "A9", "wh40k6 §5.4", "When is a model 'in' area terrain or a forest?",
+        ("any part of its base inside the footprint", "its base centre inside"),
+        "any part of its base inside the footprint", "rulesets/wh40k6/terrain.py overlaps",
+        "the same overlap test is the terrain index every rule shares (difficult terrain, "
+        "forests, ruins, moves); a second one would split those rules"),
     Ambiguity(
-        "A2", "wh40k6 §5.1",
-        "Does a firer that cannot see the target model at all count toward its cover?",
-        ("it counts as seeing the model at least 25% obscured",
-         "only firers that see the model count"),
-        "it counts as seeing the model at least 25% obscured",
-        "rulesets/wh40k6/cover.py BLIND_FIRER_COUNTS"),
+        "A13", "wh40k6 §4.5", "Which point of the firer decides the vehicle facing it hits?",
+        ("its sight point", "its base centre"), "its sight point",
+        "rulesets/wh40k6/vehicles.py shot_facing",
+        "a vehicle's sight point is its hull's centre line, so both points give one facing"),
     Ambiguity(
-        "A4", "wh40k6 §4.4", "Do the target unit's own models hide or cover each other?",
-        ("they are transparent and give no cover", "they block like any other model"),
-        "they are transparent and give no cover", "rulesets/wh40k6/sight.py skip_models"),
+        "A16", "wh40k6 §8.9", "Damage results above 6?", ("explodes", "6 is the most"),
+        "explodes", "rulesets/wh40k6/damage.py", _GAME),
     Ambiguity(
-        "A6", "wh40k6 §5.2", "What cover save does a hedge give?",
-        ("5+", "6+"), "5+", "rulesets/wh40k6/terrain.py"),
+        "A18", "wh40k6 §8.9", "Crew Shaken: snap shots or no shooting?",
+        ("snap shots only", "cannot shoot in the next shooting phase"), "snap shots only",
+        "rulesets/wh40k6/damage.py", _GAME),
     Ambiguity(
-        "A8", "wh40k6 §5.4",
-        "Area terrain with a value of its own (a ruin's base, wreckage): which save?",
-        ("the piece's own value, 5+ when it has none", "always 5+"),
-        "the piece's own value, 5+ when it has none", "rulesets/wh40k6/terrain.py"),
+        "A22", "wh40k6 §5.6", "Where is barrage cover judged from?",
+        ("the marker centre, at the target's mid-height", "the marker centre, from above"),
+        "the marker centre, at the target's mid-height", "rulesets/wh40k6/cover.py "
+        "barrage_cover", "a view from above sees every model whole, so that reading would "
+        "never give cover: no rule the seed states would be left to apply"),
     Ambiguity(
-        "A12", "wh40k6 §4.5", "A hull-mounted weapon's 45 degree arc: total or either side?",
-        ("45 degrees in total (22.5 either side)", "45 degrees either side"),
-        "45 degrees in total (22.5 either side)", "rulesets/wh40k6/vehicles.py"),
+        "A23", "wh40k6 §6.3", "Climbing and moving in one ruin move",
+        ("a 4-5 climbs one floor and moves roll - 3\"", "a 4-5 climbs or moves"),
+        "a 4-5 climbs one floor and moves roll - 3\"", "rulesets/wh40k6/movement.py", _GAME),
     Ambiguity(
-        "A15", "wh40k6 §5.9", "A vehicle is obscured for 'the majority' of firers: how many?",
-        ("strictly more than half of the firers able to hurt it", "at least half"),
-        "strictly more than half of the firers able to hurt it",
-        "rulesets/wh40k6/vehicles.py vehicle_cover"),
-    Ambiguity(
-        "A29", "wh40k6 §5.3",
-        "Do vehicles and other units' models (not only a third unit's) block and give cover?",
-        ("any model outside the firing and target units blocks and gives 5+",
-         "only a third unit's non-vehicle models do"),
-        "any model outside the firing and target units blocks and gives 5+",
-        "rulesets/wh40k6/sight.py, cover.py MODEL_COVER"),
+        "A28", "wh40k6 §8.5", "Blast wounds on models no firer sees",
+        ("allowed, closest to the firer first", "only on models a firer sees"),
+        "allowed, closest to the firer first", "rulesets/wh40k6/resolve.py", _GAME),
 )

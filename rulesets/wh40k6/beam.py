@@ -155,7 +155,7 @@ def resolve_beam(game: Game, cast: Cast, affected: list[str]) -> dict[str, Any]:
         if profile.is_vehicle:
             facing = vehicle_facing(board.outline(model), tuple(origin))
             armour = profile.armour(facing) or 10
-            melta = weapon.has("melta") and along <= weapon.half_range
+            melta = weapon.has("melta") and weapon.within_half(along)
             dice = roller.d6(2 if melta else 1, f"{model} beam penetration D6+{strength} "
                              f"vs {facing} AV{armour}")
             total = sum(dice) + strength

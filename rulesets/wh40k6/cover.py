@@ -6,7 +6,8 @@ models is summed (A3); the value is the best among the occluders that hide part 
 piece's value (§5.2 table, `cover:` overrides), 5+ for models of a third unit (§5.3). A sample
 seen through a forest counts as obscured by that forest (§5.5). Shooting through the gaps of a
 third unit gives 5+ even when fully visible (A11). Models in area terrain always have their
-piece's value, 5+ when it has none (§5.4, A8).
+piece's value, 5+ when it has none (§5.4, A8). Each ambiguity named here is a switchable
+reading (`ambiguities.py`), read where the choice is made.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.geometry.visibility import Visibility
 from battlesight.geometry import planar
+from battlesight.geometry.visibility import Visibility
+from battlesight.rulesets.core.readings import current_key
 from battlesight.rulesets.core.ruling import Cover
 
+from .ambiguities import A1, A2, A3, A10, A11
 from .terrain import (
     RULE_COVER_TABLE,
     RULE_FOREST,
@@ -36,11 +39,8 @@ RULE_COVER = "wh40k6 §5.1"
 RULE_MODELS = "wh40k6 §5.3"
 RULE_GROUND = "wh40k6 §5.7"
 RULE_STEALTH = "wh40k6 §5.2"
-THRESHOLD = 0.25
+THRESHOLD = 0.25  # A1 '25-percent'; 'any-part': any share hidden
 MODEL_COVER = 5
-#: A2: a firer that cannot see the model at all counts as seeing it at least 25% obscured
-#: (the digest's literal, "generous" reading). False: only firers that see it count.
-BLIND_FIRER_COUNTS = True
 
 
 @dataclass
@@ -55,9 +55,11 @@ class FirerView:
 
 
 def memo_get(memo: dict | None, key: tuple, make: Callable[[], Any]) -> Any:
-    """make(), kept in memo under key when a memo is given (work shared by many pairs)."""
+    """make(), kept in memo under key when a memo is given (work shared by many pairs); the
+    key is the readings' too, so a switched reading never reuses another's answer."""
     if memo is None:
         return make()
+    key = (*key, current_key())
     if key not in memo:
         memo[key] = make()
     return memo[key]
@@ -73,10 +75,32 @@ def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerVie
     """A FirerView from a Visibility, with forests the firer stands in left out (A10)."""
     firer = vis.observer or ""
     own = {e.id for e in pieces_under(board, firer)} if firer in board.models else set()
-    forests = {k: v for k, v in vis.through.items()
+    through = footprint_crossings(board, vis) if A10.means("footprint") else vis.through
+    forests = {k: v for k, v in through.items()
                if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
     obscured = min(1.0, vis.obscured_fraction + sum(forests.values()))
     return FirerView(firer, vis.visible, obscured, dict(vis.blockers), forests)
+
+
+def footprint_crossings(board: Board, vis: Visibility) -> dict[str, float]:
+    """Share of the target's samples seen along a line whose plan crosses each forest's
+    footprint, at any height (A10 'footprint')."""
+    from battlesight.rulesets.core.lines import length_inside
+
+    points = np.asarray(vis.points, float).reshape(-1, 3)
+    seen = np.asarray(vis.blocker_of) < 0
+    if not len(points) or not seen.any() or vis.eye is None:
+        return {}
+    ends = points[seen]
+    starts = np.repeat(np.asarray(vis.eye, float)[None], len(ends), axis=0)
+    out = {}
+    for entry in board.world.terrain.values():
+        foot = np.asarray(entry.geometry.footprint, float)
+        if is_forest(entry) and len(foot) >= 3:
+            share = float((length_inside(starts, ends, foot) > 1e-6).sum()) / len(points)
+            if share > 0:
+                out[entry.id] = share
+    return out
 
 
 def occluder_value(board: Board, owner: str) -> tuple[int | None, str, str]:
@@ -92,12 +116,15 @@ def decide(board: Board, target: str, views: list[FirerView]) -> Cover:
     """Cover from the firers' views alone (no area terrain, no gaps, no modifiers)."""
     best: Cover | None = None
     worst_seen = 0.0
+    threshold = THRESHOLD if A1.means("25-percent") else 1e-6
     for view in views:
-        if not view.visible and not BLIND_FIRER_COUNTS:
+        if not view.visible and A2.means("seen-only"):
             continue
         obscured = 1.0 if not view.visible else view.obscured
+        if view.visible and A3.means("largest-one"):
+            obscured = max([*view.hiders.values(), *view.forests.values(), 0.0])
         worst_seen = max(worst_seen, obscured)
-        if obscured < THRESHOLD - 1e-9:
+        if obscured < threshold - 1e-9:
             continue
         contributors = list(view.hiders.items()) + list(view.forests.items())
         for owner, share in sorted(contributors, key=lambda kv: -kv[1]):
@@ -167,7 +194,7 @@ def model_cover(board: Board, firing_unit: str, target: str,
         cover = Cover(True, value, "save", "area", source, rule, cover.obscured, None,
                       [f"in area terrain {source}"])
     seeing = [v.firer for v in views if v.visible]
-    if cover.value is None or cover.value > MODEL_COVER:
+    if A11.means("gaps") and (cover.value is None or cover.value > MODEL_COVER):
         unit = through_gaps(board, firing_unit, target, seeing, memo)
         if unit is not None:
             cover = Cover(True, MODEL_COVER, "save", "gaps", unit, RULE_MODELS, cover.obscured,

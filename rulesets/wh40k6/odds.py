@@ -113,7 +113,7 @@ def wound_and_unsaved(board: Board, ln: FirerLine, target: str, profile: Profile
     if profile.is_vehicle:
         facing = shot_facing(board, target, ln.model, w.barrage)
         armour = profile.armour(facing) or 10
-        half = w.has("melta") and (ln.distance or 99) <= w.half_range
+        half = w.has("melta") and w.within_half(ln.distance or 99)
         pen = p_penetration(3 if ln.strength is None else ln.strength, armour,
                             ordnance=w.kind == "ordnance", melta_half=half,
                             armourbane=w.has("armourbane"), rending=w.has("rending"),

@@ -8,6 +8,8 @@ from typing import Any
 
 from battlesight.rulesets.core.profiles import ProfileError
 
+from .ambiguities import A21
+
 VEHICLE_TYPES = {"vehicle", "walker", "flyer"}
 SHOT_KINDS = {"rapid fire", "assault", "heavy", "salvo", "pistol", "ordnance", "melee"}
 MOUNT_ARCS = {"turret": 360.0, "hull": 45.0, "sponson": 180.0, "pintle": 360.0}
@@ -54,6 +56,13 @@ class Weapon:
     @property
     def half_range(self) -> float:
         return (self.range or 0.0) / 2.0
+
+    def within_half(self, distance: float) -> bool:
+        """Whether a target `distance` away is within half range (rapid fire, salvo, melta;
+        A21: exactly half is within, or not under 'exclusive')."""
+        if A21.means("exclusive"):
+            return distance < self.half_range - 1e-9
+        return distance <= self.half_range + 1e-9
 
     def has(self, rule: str) -> bool:
         return rule in self.rules

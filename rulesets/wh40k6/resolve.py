@@ -218,7 +218,7 @@ def _roll_wounds(board, roller, ln: FirerLine, hits: int, report, lines_by_model
         facing = shot_facing(board, first, ln.model, w.barrage)
         armour = profile.armour(facing) or 10
         av = min(armour, 12) if w.has("lance") else armour
-        half = w.has("melta") and (ln.distance or 99) <= w.half_range
+        half = w.has("melta") and w.within_half(ln.distance or 99)
         strength = 3 if ln.strength is None else ln.strength
         for _ in range(hits):
             if half or w.has("armourbane"):

@@ -11,7 +11,7 @@ from battlesight.rulesets.core.ruling import Cover, Ruling
 from battlesight.rulesets.core.verdict import Verdict
 
 from . import actions, layout, turns
-from .ambiguities import AMBIGUITIES
+from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
 from .standard import STANDARD
@@ -62,6 +62,7 @@ class WH40K6(Ruleset):
     deployment_maps = layout.DEPLOYMENT_MAPS
     setup_rules = layout.SETUP_RULES
     layout_checks = staticmethod(layout.layout_checks)
+    readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "3d"  # base to base, vertical gaps count in ruins (wh40k6 §3)
     phases = PHASES

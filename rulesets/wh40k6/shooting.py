@@ -209,10 +209,10 @@ def shots_and_limits(w: Weapon, distance: float, moved: bool, steady: bool,
         return 0, snap, mode.reason
     snap = mode.snap
     if w.kind == "rapid fire":
-        return (2 if distance <= w.half_range + 1e-9 else 1), snap, ""
+        return (2 if w.within_half(distance) else 1), snap, ""
     if w.kind == "salvo":
         if moved and not steady:
-            if distance > w.half_range + 1e-9:
+            if not w.within_half(distance):
                 return 0, snap, "moved: a salvo weapon fires only within half range (§8.6)"
             return w.salvo[0], snap, ""
         return w.salvo[1], snap, ""

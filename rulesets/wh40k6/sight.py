@@ -14,6 +14,8 @@ import numpy as np
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.ruleset import GEAR_PARTS
 
+from .ambiguities import A4, A5, A29
+
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
 
@@ -27,6 +29,8 @@ DEFAULT_SAMPLES = 300
 def target_parts(board: Board, target: str) -> frozenset[str] | None:
     """The part labels that count as the target's body (None: its whole volume)."""
     names = board.world.models[target].volume.part_names
+    if A5.means("whole-model") and not board.ruleset.is_vehicle(board.profile(target)):
+        return None
     excluded = VEHICLE_NON_HULL if board.ruleset.is_vehicle(board.profile(target)) \
         else GEAR_PARTS
     keep = frozenset(n for n in names if n not in excluded)
@@ -36,11 +40,14 @@ def target_parts(board: Board, target: str) -> frozenset[str] | None:
 
 
 def skip_models(board: Board, firing_unit: str, target: str) -> tuple[str, ...]:
-    """Models that may not block: the firing unit's and the target's unit-mates."""
-    target_unit = board.unit_of(target)
+    """Models that may not block: the firing unit's and the target's unit-mates (A4 'block':
+    the firing unit's only; A29 'non-vehicles-only': a third unit's vehicles too)."""
+    units = (firing_unit,) if A4.means("block") else (firing_unit, board.unit_of(target))
+    vehicles = A29.means("non-vehicles-only")
     return tuple(m for m in board.world.models
                  if m != target and board.models.get(m) is not None
-                 and board.unit_of(m) in (firing_unit, target_unit))
+                 and (board.unit_of(m) in units
+                      or (vehicles and board.ruleset.is_vehicle(board.profile(m)))))
 
 
 def sight_origin(board: Board, firer: str) -> np.ndarray:

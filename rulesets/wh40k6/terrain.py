@@ -14,6 +14,8 @@ import numpy as np
 import shapely
 from battlesight.geometry import planar
 
+from .ambiguities import A6, A7, A8
+
 if TYPE_CHECKING:
     from battlesight.geometry.placed import TerrainEntry
     from battlesight.rulesets.core.board import Board
@@ -36,7 +38,8 @@ FEATURE_COVER = {
     "ironbark forest": 3, "industrial waste": 5, "river": None, "open": None,
 }
 #: scene type -> cover when the piece names no feature and gives no `cover:`
-TYPE_COVER = {"wall": 4, "box": 4, "ruin": 4, "hill": 4, "forest": 5, "crater": 5, "mesh": 5}
+TYPE_COVER = {"wall": 4, "box": 4, "ruin": 4, "hill": 4, "forest": 5, "crater": 5, "mesh": 5,
+              "area": 5}
 AREA_FEATURES = {"forest", "wood", "jungle", "crater", "wreckage", "rubble", "area terrain",
                  "ironbark forest", "industrial waste"}
 DIFFICULT_FEATURES = AREA_FEATURES | {
@@ -70,6 +73,10 @@ def cover_value(entry: TerrainEntry) -> int | None:
     if "cover" in entry.data:
         return parse_cover(entry.data["cover"])
     feature = _feature(entry)
+    if feature == "hedge" and A6.means("6+"):
+        return 6
+    if feature == "fortification" and A7.means("4+"):
+        return 4
     if feature in FEATURE_COVER:
         return FEATURE_COVER[feature]
     return TYPE_COVER.get(entry.kind, 5)
@@ -80,12 +87,13 @@ def is_forest(entry: TerrainEntry) -> bool:
 
 
 def is_area(entry: TerrainEntry) -> bool:
-    """Area terrain (§5.4): forests, craters, rubble; a ruin's base unless `based: false`."""
+    """Area terrain (§5.4): forests, craters, rubble, `area` pieces; a ruin's base unless
+    `based: false`."""
     if "area" in entry.data:
         return bool(entry.data["area"])
     if entry.kind == "ruin":
         return bool(entry.data.get("based", True))
-    return entry.kind in ("forest", "crater") or _feature(entry) in AREA_FEATURES
+    return entry.kind in ("forest", "crater", "area") or _feature(entry) in AREA_FEATURES
 
 
 def is_difficult(entry: TerrainEntry) -> bool:
@@ -131,7 +139,7 @@ def area_cover(board: Board, model_id: str) -> tuple[int, str, str] | None:
             continue
         if entry.kind == "ruin" and floor:
             continue
-        value = cover_value(entry) or 5
+        value = 5 if A8.means("always-5+") else cover_value(entry) or 5
         rule = RULE_FOREST if is_forest(entry) else RULE_AREA
         if best is None or value < best[0]:
             best = (value, entry.id, rule)

@@ -16,6 +16,7 @@ from battlesight.rulesets.core.measure import (
 )
 from battlesight.rulesets.core.ruling import Cover, Ruling
 
+from .ambiguities import A12, A15
 from .cover import occluder_value
 from .profile import Profile, Weapon
 from .tables import penetration_dist
@@ -60,7 +61,8 @@ def weapon_can_bear(board: Board, vehicle: str, weapon: Weapon, target_point: np
         chosen = [centres[side]] if side in centres else list(centres.values())
         ok = any(abs((off - c + 180) % 360 - 180) <= arc / 2 + 1e-9 for c in chosen)
     else:
-        ok = arc >= 360 or abs(off) <= arc / 2 + 1e-9
+        half = arc if weapon.mount == "hull" and A12.means("45-each-side") else arc / 2
+        ok = arc >= 360 or abs(off) <= half + 1e-9
     reason = "" if ok else f"target {abs(off):.0f} degrees off the {weapon.mount} mount " \
                            f"(arc {arc:.0f})"
     return Ruling(ok, RULE_FACING, reason, geometry={"bearing": off, "elevation": elevation})
@@ -143,7 +145,8 @@ def vehicle_cover(board: Board, vehicle: str, views: list[FacingView]) -> Cover:
     best: Cover | None = None
     for facing, group in by_facing.items():
         hidden = [v for v in group if v.hidden >= 0.25 - 1e-9]
-        if len(hidden) * 2 <= len(group):
+        if len(hidden) * 2 < len(group) or (len(hidden) * 2 == len(group)
+                                            and A15.means("more-than-half")):
             continue
         values = []
         for v in hidden:

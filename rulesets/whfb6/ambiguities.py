@@ -1,9 +1,36 @@
-"""Where the whfb6 rules read more than one way, and the reading this package implements (the
-digest's ambiguity and translation register, §14; ids are its numbers)."""
+"""Where the whfb6 rules read more than one way (the digest's ambiguity and translation
+register, §14; ids are its numbers): the readings a call may switch (`READINGS`, each read at
+its decision point) and the rows the code reads one way only, with the reason
+(`AMBIGUITIES`)."""
 
 from __future__ import annotations
 
 from battlesight.rulesets.core.ambiguity import Ambiguity
+from battlesight.rulesets.core.readings import Alternative as Alt
+from battlesight.rulesets.core.readings import Reading
+
+R4 = Reading(
+    "whfb6.4", "whfb6 §8.5",
+    "Shooting panic: casualties of 'more than a quarter' or 25% or more?",
+    Alt("more-than-quarter", "strictly more than a quarter of the unit (the seed)"),
+    (Alt("quarter-or-more", "a quarter of the unit or more (the English 25%)"),),
+    scope="play", code="rulesets/whfb6/tables.py shooting_panic")
+R6 = Reading(
+    "whfb6.6", "whfb6 §8.4", "May a wound take both an armour save and a ward save?",
+    Alt("both", "the armour save first, then the ward save"),
+    (Alt("ward-only", "a model with a ward save rolls only the ward save"),),
+    scope="shoot", code="rulesets/whfb6/shooting.py save_needs")
+R9 = Reading(
+    "whfb6.9", "whfb6 §5.1", "Do soft and hard cover add up?",
+    Alt("worst-one", "one modifier: the worst cover on at least half of the lines"),
+    (Alt("soft-plus-hard", "soft and hard cover on at least half of the lines add up: "
+                           "-3 to hit"),),
+    code="rulesets/whfb6/sight.py _judge_all")
+
+READINGS = (R4, R6, R9)
+
+_GAME = ("a step of the game's resolution (`play`), which resolves it this one way; the "
+         "switchable readings are those that los and shoot judge")
 
 AMBIGUITIES = (
     Ambiguity(
@@ -11,23 +38,26 @@ AMBIGUITIES = (
         ("any enemy unit within 8\" that is not fleeing",
          "such an enemy, unless the enemies within 8\" are marching too"),
         "any enemy unit within 8\" that is not fleeing",
-        "rulesets/whfb6/movement.py note_march_blocks"),
+        "rulesets/whfb6/movement.py note_march_blocks",
+        "the game does not record whether an enemy unit marched, so the second reading "
+        "has nothing to test"),
     Ambiguity(
-        "4", "whfb6 §8.5", "Shooting panic: casualties of 'more than a quarter' or 25% or more?",
-        ("strictly more than a quarter", "a quarter or more"), "strictly more than a quarter",
-        "rulesets/whfb6/tables.py PANIC_STRICTLY_MORE"),
-    Ambiguity(
-        "6", "whfb6 §8.4", "May a wound take both an armour save and a ward save?",
-        ("armour save first, then the ward save", "only the ward save"),
-        "armour save first, then the ward save", "rulesets/whfb6/shooting.py save_needs"),
+        "5", "whfb6 §9.4", "Which combat results cause panic nearby?",
+        ("a friendly unit defeated or destroyed", "a friendly unit broken or destroyed"),
+        "a friendly unit defeated or destroyed", "rulesets/whfb6/combat.py", _GAME),
     Ambiguity(
         "8", "whfb6 §9.1", "A great weapon against chargers: chargers first or strikes last?",
         ("the great weapon strikes last unless it charged", "chargers strike first"),
-        "the great weapon strikes last unless it charged", "rulesets/whfb6/combat.py"),
+        "the great weapon strikes last unless it charged", "rulesets/whfb6/combat.py", _GAME),
+    Ambiguity(
+        "11", "whfb6 §7", "Skirmishers in terrain",
+        ("the normal terrain rules", "free movement unless difficult terrain or obstacles"),
+        "the normal terrain rules", "rulesets/whfb6/movement.py",
+        "free skirmisher movement is not implemented, so there is no second rule to pick"),
     Ambiguity(
         "fear-pursuit", "whfb6 §7, §11",
         "Does a pursuit or overrun charge into a fear or terror causer need a test?",
         ("no test; the rules apply normally the next turn", "the usual fear or terror test"),
         "no test; the rules apply normally the next turn",
-        "rulesets/whfb6/pursuit.py NO_FEAR_TEST"),
+        "rulesets/whfb6/pursuit.py NO_FEAR_TEST", _GAME),
 )

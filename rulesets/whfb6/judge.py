@@ -19,7 +19,7 @@ from .sight import RULE_COVER, Line, _judge_all, in_arc_lines, is_woods, rule_qu
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
 
-COVER_NAMES = {1: "soft", 2: "hard"}
+COVER_NAMES = {1: "soft", 2: "hard", 3: "soft and hard"}  # 3: reading whfb6.9 'soft-plus-hard'
 
 
 def line_cover(board: Board, line: Line) -> Cover | None:

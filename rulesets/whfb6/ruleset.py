@@ -11,7 +11,7 @@ from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
 from . import actions, layout, shooting, sight
-from .ambiguities import AMBIGUITIES
+from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, merge_inline, parse_profile
 from .standard import STANDARD
 
@@ -65,6 +65,7 @@ class WHFB6(HookedRuleset):
     deployment_maps = layout.DEPLOYMENT_MAPS
     setup_rules = layout.SETUP_RULES
     layout_checks = staticmethod(layout.layout_checks)
+    readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "plan"
     phases = PHASES

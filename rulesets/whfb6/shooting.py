@@ -21,6 +21,7 @@ from battlesight.rulesets.core.state import ReportHead
 from battlesight.rulesets.core.verdict import Modifier, Verdict
 
 from . import sight, tables
+from .ambiguities import R6
 from .judge import hit_modifiers as cover_hit_modifiers
 from .profile import Profile, Weapon
 
@@ -119,7 +120,7 @@ def unit_cover(covers: dict[str, Cover]) -> Cover:
     model that has it, noting how many models are behind cover."""
     if not covers:
         return Cover.none(sight.RULE_COVER)
-    for value in (-2, -1):
+    for value in (-3, -2, -1):
         have = [m for m, c in covers.items() if c.in_cover and (c.value or 0) <= value]
         if len(have) * 2 >= len(covers):
             pick = next(covers[m] for m in have if covers[m].value == value)
@@ -231,6 +232,10 @@ def strength_of(board: Board, ln: FirerLine) -> int:
 
 
 def save_needs(profile: Profile, strength: int, ap: bool) -> tuple[int | None, int | None]:
+    """(armour save, ward save) needed; a model with a ward rolls only that one under reading
+    whfb6.6 'ward-only' (§8.4)."""
+    if profile.ward is not None and R6.means("ward-only"):
+        return None, profile.ward
     return tables.armour_need(profile.stat("Sv"), strength, ap), profile.ward
 
 

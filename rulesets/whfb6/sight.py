@@ -23,6 +23,8 @@ from battlesight.geometry.visibility import SightQuery, visibility_many
 from battlesight.rulesets.core.lines import length_inside, segments_cross_ellipses
 from battlesight.rulesets.core.measure import Outline, in_arc, plan_gap
 
+from .ambiguities import R9
+
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
 
@@ -51,7 +53,7 @@ class Line:
     visible: bool = False
     visible_fraction: float = 0.0  # physical (meshes), for information
     rule_fraction: float = 0.0  # share of sampled lines that pass the rules
-    cover: int = 0  # 0 none, 1 soft, 2 hard
+    cover: int = 0  # 0 none, 1 soft, 2 hard, 3 soft and hard (R9 'soft-plus-hard')
     cover_source: str | None = None
     reason: str = ""
     rule: str = RULE_LOS
@@ -228,11 +230,15 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
         if not line.visible:
             _explain(world, line, why[i], set(areas))
             continue
+        found: dict[int, str] = {}  # cover class -> the first piece of it on half the lines
         for pid, mask in covers.items():
-            hit = mask[mine] & good
-            value = cover_class(world.terrain[pid])
-            if hit.sum() * 2 >= good.sum() and value > line.cover:
-                line.cover, line.cover_source = value, pid
+            if (mask[mine] & good).sum() * 2 >= good.sum():
+                found.setdefault(cover_class(world.terrain[pid]), pid)
+        if found:
+            line.cover = max(found)
+            line.cover_source = found[line.cover]
+            if R9.means("soft-plus-hard") and {1, 2} <= set(found):
+                line.cover = 3  # soft -1 and hard -2 (whfb6 §5.1, #9)
 
 
 def _explain(world: Any, line: Line, why: dict[str, float], skirmishers: set[str]) -> None:

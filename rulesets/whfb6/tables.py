@@ -9,6 +9,8 @@ from itertools import product
 
 from battlesight.rulesets.core.dice import nd6
 
+from .ambiguities import R4
+
 RULE_TO_HIT = "whfb6 §8.2"
 RULE_WOUND = "whfb6 §8.3"
 RULE_SAVE = "whfb6 §8.4"
@@ -19,9 +21,6 @@ RULE_FLEE = "whfb6 §7"
 RULE_PANIC = "whfb6 §8.5"
 RULE_MAGIC = "whfb6 §10"
 RULE_RALLY = "whfb6 §7"
-#: Shooting panic: the seed's "more than a quarter" (True); False reads the English "25%"
-#: as 25% or more (whfb6 §8.5, W-16; the seed wins).
-PANIC_STRICTLY_MORE = True
 DOUBLE_SHOT_WITHIN = 9.0  # sling (whfb6 §8.7)
 MAX_RANK_BONUS = 3
 RANK_WIDTH = 4  # models a rank needs to count (whfb6 §3, [GK✓])
@@ -182,10 +181,14 @@ def rally_ld(ld: int, musician: bool) -> int:
     return min(MAX_LD, ld + 1) if musician else ld
 
 
-def shooting_panic(start: int, lost: int, strictly_more: bool = PANIC_STRICTLY_MORE) -> bool:
-    """Casualties from shooting over a quarter of the unit (§8.5, W-16)."""
+def shooting_panic(start: int, lost: int, strictly_more: bool | None = None) -> bool:
+    """Casualties from shooting over a quarter of the unit (§8.5, W-16): the seed's "more
+    than a quarter", or a quarter or more under reading whfb6.4 'quarter-or-more' (None:
+    the reading decides)."""
     if start <= 0 or lost <= 0:
         return False
+    if strictly_more is None:
+        strictly_more = R4.means("more-than-quarter")
     return lost * 4 > start if strictly_more else lost * 4 >= start
 
 

@@ -21,7 +21,7 @@ from .bodies import Body, bodies
 from .cover import Defence, defence
 from .damage import crippled
 from .profile import Profile, Weapon
-from .rules import STEALTH_RANGE, TOL, Effect, gap, modified_stat, total_mod
+from .rules import TOL, Effect, beyond_stealth, gap, modified_stat, total_mod
 from .sight import Cloud, Sight, line_of_sight
 
 if TYPE_CHECKING:
@@ -237,7 +237,7 @@ def _attack_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
             add("aiming (forfeits movement)", 2, RULE_SECTION, "aiming +2 (wmh2 §9.2)")
         if engaged_by(board, plan.target, bd) and not ctx.spray:
             add("target in melee", -4, RULE_SECTION, "target in melee -4 (wmh2 §9.2)")
-        if tp.has("stealth") and not a.eyeless and plan.distance > STEALTH_RANGE + TOL:
+        if tp.has("stealth") and not a.eyeless and beyond_stealth(plan.distance):
             plan.auto_miss = "Stealth: attack from more than 5\" misses automatically"
         if not plan.in_range and plan.kind == "ranged":
             plan.auto_miss = f"target beyond RNG {weapon.rng:g}\": automatic miss"

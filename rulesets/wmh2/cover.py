@@ -18,8 +18,9 @@ from battlesight.geometry.world import World
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.verdict import Modifier
 
+from .ambiguities import A11
 from .bodies import Body
-from .rules import COVER_REACH, ELEVATION_STEP, ELEVATION_TOL, TOL
+from .rules import COVER_REACH, TOL, higher
 from .sight import END_TRIM, Cloud, _levels, _pairs, _ring
 from .terrain import terrain_index
 
@@ -93,11 +94,14 @@ def _inside_area(world: World, pid: str, body: Body) -> bool:
 
 def defence(world: World, a: Body, b: Body, kind: str = "ranged", *,
             clouds: list[Cloud] | None = None, camouflage: bool = False,
-            stack: bool = False) -> Defence:
+            stack: bool | None = None) -> Defence:
     """DEF bonus of b against an attack of `kind` ('ranged', 'magic' or 'melee') by a.
 
-    stack: add concealment to cover (default: only the higher applies, wmh2 §6 A11).
+    stack: add concealment to cover (None: reading wmh2.A11 decides; its default, only the
+    higher applies, wmh2 §6).
     """
+    if stack is None:
+        stack = A11.means("stack")
     index = terrain_index(world)
     out = Defence()
     if kind == "melee":
@@ -142,7 +146,7 @@ def defence(world: World, a: Body, b: Body, kind: str = "ranged", *,
         if camouflage and not a.eyeless:
             out.parts.append({"kind": "camouflage", "value": 2, "source": None,
                               "rule": "wmh2 §6 (Camouflage)"})
-    if b.z - a.z >= ELEVATION_STEP - ELEVATION_TOL:
+    if higher(b.z - a.z):
         out.parts.append({"kind": "elevated", "value": 2, "source": None, "rule": RULE_ELEVATED})
     out.total = sum(p["value"] for p in out.parts)
     if 0 < max(shares.values(), default=0.0) and not out.parts:

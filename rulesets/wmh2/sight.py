@@ -21,8 +21,9 @@ import numpy as np
 from battlesight.geometry.ray import segments
 from battlesight.geometry.world import World
 
+from .ambiguities import A1
 from .bodies import Body
-from .rules import ELEVATION_STEP, ELEVATION_TOL, FOREST_DEPTH, STEALTH_RANGE, TOL, gap
+from .rules import ELEVATION_STEP, FOREST_DEPTH, TOL, beyond_stealth, gap, higher
 from .terrain import TerrainIndex, terrain_index
 
 RULE_LOS = "wmh2 §5.2"
@@ -86,18 +87,18 @@ def exemption(a: Body, b: Body, m: Body, step: float = ELEVATION_STEP) -> str | 
         return "Incorporeal: never an intervening model (wmh2 §5.6)"
     if m.knocked_down:
         return "knocked down: does not block line of sight (wmh2 §8.5)"
-    if m.stealth and gap(a.xy, a.radius, m.xy, m.radius) > STEALTH_RANGE + TOL:
+    if m.stealth and beyond_stealth(gap(a.xy, a.radius, m.xy, m.radius)):
         return "Stealth, more than 5\" from the viewer (wmh2 §5.6)"
     if m.size < b.size:
         return f"{m.size_name} base, smaller than the target's (wmh2 §5.1 step 3)"
-    if a.z - b.z >= step - ELEVATION_TOL and a.z - m.z >= step - ELEVATION_TOL:
+    if higher(a.z - b.z, step) and higher(a.z - m.z, step):
         if gap(m.xy, m.radius, b.xy, b.radius) > 1.0 + TOL:
             return "viewer 1\" higher; model 1\" lower and not within 1\" of the target " \
                    "(wmh2 §5.4)"
         if m.size <= a.size:
             return "viewer 1\" higher; model 1\" lower with a base no larger than the " \
                    "viewer's (wmh2 §5.4)"
-    if b.z - a.z >= step - ELEVATION_TOL and b.z - m.z >= step - ELEVATION_TOL:
+    if higher(b.z - a.z, step) and higher(b.z - m.z, step):
         return "viewer 1\" lower; model 1\" lower than the target (wmh2 §5.4)"
     return None
 
@@ -245,6 +246,8 @@ def _judge_many(index: TerrainIndex, batch: list[tuple[Body, list[Body], np.ndar
         centers = np.array([m.xy for m in blockers])
         radii = np.array([m.radius for m in blockers])
         cross = crosses_discs(pk, qk, centers, radii)
+        if A1.means("every-line"):  # only a model whose base every line crosses intervenes
+            cross = cross & cross.all(axis=0)[None, :]
         any_cross = cross.any(axis=1)
         if any_cross.any():
             # the first base along the line is the one named

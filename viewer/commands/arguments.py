@@ -3,7 +3,8 @@
 ``int_in(lo, hi)`` and ``float_in(lo, hi)`` refuse what does not parse, NaN, infinities and
 values out of range, so every number a command reads from its arguments is checked before any
 work (bounds from ``scenes.limits``). ``OneLineParser`` reports any argument error as
-``battlesight CMD: message`` and exits 2.
+``battlesight CMD: message`` and exits 2. ``add_reading_arguments`` / ``chosen_readings``: the
+``--reading ID=VALUE`` and ``--readings all`` options, checked against the scene's system.
 """
 
 from __future__ import annotations
@@ -11,9 +12,14 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from battlesight.scenes.limits import shorten, shown
+from battlesight.viewer.errors import UsageError
+
+if TYPE_CHECKING:
+    from battlesight.rulesets.core.readings import Readings
+    from battlesight.rulesets.core.ruleset import Ruleset
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -67,3 +73,26 @@ def float_in(lo: float | None = None, hi: float | None = None, *,
     parse.__name__ = "number"
     return parse
 
+
+
+def add_reading_arguments(parser: argparse.ArgumentParser, every: bool = False) -> None:
+    """`--reading ID=VALUE` (repeatable): judge under that reading of an ambiguous rule; with
+    `every`, also `--readings all`: report the verdicts every other reading would change."""
+    parser.add_argument("--reading", action="append", default=[], metavar="ID=VALUE",
+                        help="read an ambiguous rule another way, e.g. wh40k6.A2=seen-only "
+                             "(repeatable; the rules page lists each system's readings)")
+    if every:
+        parser.add_argument("--readings", choices=["all"], default=None,
+                            help="all: also judge under every other reading that could touch "
+                                 "the verdict, and report those that change it")
+
+
+def chosen_readings(args: argparse.Namespace, ruleset: Ruleset) -> Readings:
+    """The `--reading` arguments as the scene system's readings; UsageError
+    ('--reading: ...') for one that is malformed or that the system does not declare."""
+    from battlesight.rulesets.core.readings import parse_assignments
+
+    try:
+        return ruleset.choose_readings(parse_assignments(getattr(args, "reading", None)))
+    except ValueError as error:
+        raise UsageError(f"--reading: {error}") from None
