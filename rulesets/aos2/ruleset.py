@@ -11,7 +11,7 @@ from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
 from . import actions, attacks, cover, layout, sight
-from .ambiguities import AMBIGUITIES
+from .ambiguities import AMBIGUITIES, READINGS
 from .standard import STANDARD
 from .warscroll import Warscroll, parse_warscroll
 
@@ -60,6 +60,7 @@ class AOS2(HookedRuleset):
     deployment_maps = layout.DEPLOYMENT_MAPS
     setup_rules = layout.SETUP_RULES
     layout_checks = staticmethod(layout.layout_checks)
+    readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "3d"
     phases = PHASES

@@ -18,6 +18,8 @@ from battlesight.geometry.plan import base_gap
 from battlesight.rulesets.core.dice import Dist, nd6
 from battlesight.rulesets.core.ruling import Ruling
 
+from .ambiguities import A2, A13
+
 MM_PER_INCH = 25.4
 SMALL, MEDIUM, LARGE = 30, 40, 50
 #: Base size class (mm) -> volume height above the bottom of the base (wmh2 §4).
@@ -43,6 +45,23 @@ SPRAY_WIDTH_NEAR, SPRAY_WIDTH_FAR = 0.5, 2.5
 ABOMINATION_RANGE = 3.0  # wmh2 §10
 #: about 1e-3", so "1\" or more" comparisons allow that much (a surface exactly 1" up counts).
 ELEVATION_TOL = 2e-3
+
+
+def higher(dz: float, step: float = ELEVATION_STEP) -> bool:
+    """Whether a height difference makes a model elevated (wmh2 §5.4, A2: `step` or more, or
+    more than `step` under reading wmh2.A2 'more-than-1')."""
+    if A2.means("more-than-1"):
+        return dz > step + ELEVATION_TOL
+    return dz >= step - ELEVATION_TOL
+
+
+def beyond_stealth(distance: float) -> bool:
+    """Whether Stealth works at this distance from the viewer or attacker (wmh2 §5.6, A13:
+    more than 5\", or 5\" or more under reading wmh2.A13 '5-or-more')."""
+    if A13.means("5-or-more"):
+        return distance >= STEALTH_RANGE - TOL
+    return distance > STEALTH_RANGE + TOL
+
 
 RULE_BASES = "wmh2 §4"
 RULE_MEASURE = "wmh2 §3"

@@ -12,7 +12,7 @@ from battlesight.rulesets.core.verdict import Verdict
 
 from . import activation, layout, report, resolve, terror
 from . import turn as turns
-from .ambiguities import AMBIGUITIES
+from .ambiguities import AMBIGUITIES, READINGS
 from .bodies import bodies, standardise
 from .combat import clouds_of
 from .cover import defence
@@ -59,6 +59,7 @@ class WMH2(Ruleset):
     deployment_maps = layout.DEPLOYMENT_MAPS
     setup_rules = layout.SETUP_RULES
     layout_checks = staticmethod(layout.layout_checks)
+    readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges
     sight_rule = "wmh2 §5.2"
