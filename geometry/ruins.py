@@ -29,7 +29,7 @@ from .primitives import (
 )
 from .types import TerrainGeometry
 
-__all__ = ["SIDES", "check_ruin", "ruin"]
+__all__ = ["SIDES", "check_polygon_ruin", "check_ruin", "polygon_ruin", "ruin"]
 
 SIDES = ("north", "south", "east", "west")
 WINDOW_WIDTH = 1.5
@@ -199,13 +199,20 @@ def _wall_mesh(
     side: str, half: tuple[float, float], thickness: float, points: np.ndarray, tris: np.ndarray
 ) -> trimesh.Trimesh:
     """The wall's elevation extruded through its thickness and stood on its side of the ruin."""
-    (ox, oy), (dx, dy), (nx, ny) = _FRAMES[side]
+    (ox, oy), along, inward = _FRAMES[side]
+    return _stand_wall((ox * half[0], oy * half[1]), along, inward, thickness, points, tris)
+
+
+def _stand_wall(origin: ArrayLike, along: ArrayLike, inward: ArrayLike, thickness: float,
+                points: np.ndarray, tris: np.ndarray) -> trimesh.Trimesh:
+    """A wall elevation (u along, z up) extruded `thickness` inward from its outer face, the
+    face's u = 0 at `origin`: the plan frame (origin, along, inward) is unit and right-handed."""
     m = np.eye(4)
     # extrusion coordinates (u, z, w) -> plan (origin + u * along + w * inward, z)
-    m[:3, 0] = (dx, dy, 0.0)
+    m[:3, 0] = (along[0], along[1], 0.0)
     m[:3, 1] = (0.0, 0.0, 1.0)
-    m[:3, 2] = (nx, ny, 0.0)
-    m[:3, 3] = (ox * half[0], oy * half[1], 0.0)
+    m[:3, 2] = (inward[0], inward[1], 0.0)
+    m[:3, 3] = (origin[0], origin[1], 0.0)
     return transform(extrude(points, tris, 0.0, thickness), m)
 
 
@@ -294,3 +301,112 @@ def ruin(
         floors=levels,
         footprint=to_table(rectangle(sx, sy), at, rotation),
     )
+
+
+# -- polygonal ruins ----------------------------------------------------------------------------
+
+def _inset(outline: np.ndarray, by: float):
+    """The outline shrunk by `by` on every side (mitred corners): a shapely Polygon, or None
+    when nothing, or more than one piece, is left."""
+    import shapely
+
+    inner = shapely.Polygon(outline).buffer(-by, join_style="mitre")
+    if inner.is_empty or inner.geom_type != "Polygon" or inner.area <= 0.01:
+        return None
+    return inner
+
+
+def check_polygon_ruin(
+    polygon: ArrayLike,
+    height: float,
+    floors: Sequence[float] = (),
+    walls: Iterable[int] | None = None,
+    wall_thickness: float = WALL_THICKNESS,
+    slab_thickness: float = SLAB_THICKNESS,
+) -> tuple[np.ndarray, float, tuple[float, ...], tuple[int, ...]]:
+    """The polygonal ruin builder's preconditions, shared with the scene checks: BuildInputError
+    naming `polygon`, `height`, `floors` or `walls` (edge numbers: edge i runs from point i to
+    point i + 1 as written). Returns (CCW outline, height, levels, walled edges of the CCW
+    outline)."""
+    from .plan import clean_ring, signed_area
+    from .primitives import require_simple_polygon
+
+    require_simple_polygon(polygon, "polygon")
+    raw = np.asarray(polygon, dtype=np.float64).reshape(-1, 2)
+    n = len(raw)
+    edges = tuple(range(n)) if walls is None else tuple(int(w) for w in walls)
+    bad = [w for w in edges if not 0 <= w < n]
+    if bad:
+        raise BuildInputError("walls", f"edge numbers run from 0 to {n - 1} for a {n}-point "
+                                       f"polygon, got {bad}")
+    # the builder works on the counter-clockwise outline: renumber the edges if it is reversed
+    if signed_area(raw) < 0:
+        raw, edges = raw[::-1].copy(), tuple(sorted(n - 2 - w if w < n - 1 else n - 1
+                                                    for w in edges))
+    try:
+        clean_ring(raw)
+    except ValueError as exc:
+        raise BuildInputError("polygon", str(exc)) from None
+    _, _, height, levels, _ = check_ruin((1.0, 1.0), height, floors, (), wall_thickness,
+                                         slab_thickness)
+    if _inset(raw, wall_thickness - JOINT) is None:
+        raise BuildInputError("polygon", f'ruin outline leaves no room for a floor inside its '
+                                         f'{wall_thickness:g}" walls')
+    lengths = np.linalg.norm(np.roll(raw, -1, axis=0) - raw, axis=1)
+    short = [w for w in edges if lengths[w] < 2 * wall_thickness]
+    if short:
+        raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
+                                       f'({2 * wall_thickness:g}"): no wall fits')
+    return raw, height, levels, tuple(sorted(set(edges)))
+
+
+def polygon_ruin(
+    polygon: ArrayLike,
+    height: float,
+    floors: Sequence[float] = (),
+    walls: Iterable[int] | None = None,
+    windows: bool = True,
+    broken: bool = False,
+    wall_thickness: float = WALL_THICKNESS,
+    slab_thickness: float = SLAB_THICKNESS,
+    seed: int = 0,
+) -> TerrainGeometry:
+    """A ruined building on a polygonal plan (table inches, any simple polygon: an L, a
+    trapezoid), built as `ruin` builds a rectangle: a ground slab and one slab per `floors` entry
+    over the outline inset by the wall thickness, and a wall along each walled edge (default
+    every edge), outer face on the edge, windows per storey and a broken top as `ruin` makes
+    them. Walls that meet at a corner overlap there (separate closed shells).
+
+    Returns TerrainGeometry(solid=slabs + walls, stand=slabs, floors=levels, footprint=the
+    CCW outline).
+    """
+    outline, height, levels, edges = check_polygon_ruin(polygon, height, floors, walls,
+                                                        wall_thickness, slab_thickness)
+    t, st = float(wall_thickness), float(slab_thickness)
+    inner = _inset(outline, t - JOINT)
+    ring = np.asarray(inner.exterior.coords)[:-1]
+    holes = [np.asarray(h.coords)[:-1] for h in inner.interiors]
+    slabs = [prism(ring, 0.0, st, holes)]
+    slabs += [prism(ring, f - st, f, holes) for f in levels[1:]]
+    ceilings = [f - st for f in levels[1:]] + [height]
+    storeys = list(zip(levels, ceilings, strict=True))
+    depth = BREAK_DEPTH * (height - levels[-1]) if broken else 0.0
+    rng = np.random.default_rng(seed) if broken else None
+    n = len(outline)
+    walled = set(edges)
+    meshes = []
+    for i in edges:
+        a, b = outline[i], outline[(i + 1) % n]
+        length = float(np.hypot(*(b - a)))
+        along = (b - a) / length
+        inward = np.array([-along[1], along[0]])  # left of a CCW edge
+        c0 = END_MARGIN + (t if (i - 1) % n in walled else 0.0)
+        c1 = length - END_MARGIN - (t if (i + 1) % n in walled else 0.0)
+        top = _top_edge(0.0, length, height, depth, rng)
+        columns = _window_columns(c0, c1) if windows else []
+        rows = _window_rows(storeys, top) if columns else []
+        points, tris = _wall_elevation(top, rows, columns)
+        meshes.append(_stand_wall(a, along, inward, t, points, tris))
+    stand = concatenate(slabs)
+    return TerrainGeometry(solid=concatenate([stand, concatenate(meshes)]), stand=stand,
+                           floors=levels, footprint=outline)

@@ -11,13 +11,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from battlesight.geometry import meshfile, ruins, terrain, volumes
-from battlesight.geometry.primitives import BuildInputError
+from battlesight.geometry.primitives import BuildInputError, prism
 from battlesight.geometry.types import ModelVolume, TerrainGeometry
 from battlesight.geometry.world import World
 
 from .errors import SceneBuildError, SceneProblem
 from .limits import MAX_TRUNKS, shorten
-from .model import ModelSpec, Scene, TerrainPiece
+from .footprints import piece_footprint
+from .model import DEFAULT_AREA_HEIGHT, ModelSpec, Scene, TerrainPiece
 from .paths import resolve_mesh_file
 
 #: What a builder raises on input it cannot use; anything else is a bug and stays a bug.
@@ -27,11 +28,13 @@ BUILD_ERRORS = (BuildInputError, ValueError, FileNotFoundError, OverflowError)
 GEOMETRY_KEYS = {
     "wall": ("from", "to", "height", "thickness"),
     "box": ("at", "size", "rotation"),
-    "ruin": ("at", "size", "rotation", "floors", "height", "walls", "windows", "broken"),
+    "ruin": ("at", "size", "rotation", "polygon", "floors", "height", "walls", "windows",
+             "broken"),
     "hill": ("at", "size", "height", "rotation", "top"),
     "forest": ("polygon", "height", "trunks"),
     "crater": ("at", "size", "radius", "depth", "rim"),
     "mesh": ("file", "at", "rotation", "scale"),
+    "area": ("polygon", "at", "size", "rotation", "height"),
 }
 
 
@@ -119,6 +122,14 @@ def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeom
         return terrain.wall(d["from"], d["to"], d["height"], d.get("thickness", 0.5))
     if kind == "box":
         return terrain.box(d["at"], d["size"], d.get("rotation", 0.0))
+    if kind == "ruin" and "polygon" in d:
+        return ruins.polygon_ruin(d["polygon"], d["height"], floors=tuple(d.get("floors", ())),
+                                  walls=d.get("walls"), windows=bool(d.get("windows", True)),
+                                  broken=bool(d.get("broken", False)))
+    if kind == "area":
+        outline = piece_footprint(piece)
+        height = float(d.get("height", DEFAULT_AREA_HEIGHT))
+        return TerrainGeometry(solid=None, area=prism(outline, 0.0, height), footprint=outline)
     if kind == "ruin":
         walls = d.get("walls", ruins.SIDES)
         return ruins.ruin(

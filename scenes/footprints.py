@@ -55,7 +55,8 @@ def _size2(size: Any) -> tuple[float, float]:
 def piece_footprint(piece: TerrainPiece) -> np.ndarray:
     """The (k, 2) counter-clockwise outline of a piece on the table.
 
-    wall: rectangle of ``thickness`` around from->to; box, ruin: rotated rectangle of ``size``;
+    wall: rectangle of ``thickness`` around from->to; box, ruin, area: rotated rectangle of
+    ``size``, or the ``polygon`` of a polygonal ruin or area;
     hill: 32-gon inscribed in the ``size`` ellipse; forest: its polygon; crater: 32-gon on the
     circle of ``radius``, or of diameter ``size`` (the larger of [x, y], as the crater builder
     does); mesh: rectangle of ``size`` times ``scale``
@@ -67,7 +68,9 @@ def piece_footprint(piece: TerrainPiece) -> np.ndarray:
         if piece.type == "wall":
             thick = float(d.get("thickness", DEFAULT_WALL_THICKNESS))
             return ccw(segment_rectangle(d["from"], d["to"], thick))
-        if piece.type in ("box", "ruin"):
+        if piece.type in ("ruin", "area") and "polygon" in d:
+            return ccw(np.asarray(d["polygon"], dtype=float))
+        if piece.type in ("box", "ruin", "area"):
             w, h = _size2(d["size"])
             return rectangle(d["at"], w, h, rot)
         if piece.type == "hill":
@@ -87,6 +90,27 @@ def piece_footprint(piece: TerrainPiece) -> np.ndarray:
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"terrain {piece.id!r} ({piece.type}): bad or missing {exc}") from exc
     raise ValueError(f"terrain {piece.id!r}: unknown type {piece.type!r}")
+
+
+def grouped_footprints(pieces: list[TerrainPiece]) -> dict[str, np.ndarray]:
+    """The footprint of every terrain piece as the rules count pieces: shapes that share a
+    ``group`` are one piece, named by the group, outlined by the union of their footprints
+    (the convex hull of that union when the shapes do not touch); other pieces by their id."""
+    import shapely
+
+    members: dict[str, list[np.ndarray]] = {}
+    for piece in pieces:
+        members.setdefault(piece.group, []).append(piece_footprint(piece))
+    out: dict[str, np.ndarray] = {}
+    for name, polys in members.items():
+        if len(polys) == 1:
+            out[name] = polys[0]
+            continue
+        union = shapely.union_all([shapely.Polygon(p).buffer(0) for p in polys])
+        if union.geom_type != "Polygon":
+            union = union.convex_hull
+        out[name] = ccw(np.asarray(union.exterior.coords)[:-1])
+    return out
 
 
 def base_half_extents(ry: float, rx: float, facing: float) -> tuple[float, float]:

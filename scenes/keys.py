@@ -110,7 +110,7 @@ def _format_keys() -> SceneKeys:
     types = {kind: set(keys) for kind, keys in GEOMETRY_KEYS.items()}
     types["mesh"].add("size")  # plan size for the set-up checks
     # `generated` is the provenance `battlesight generate` writes (seed, set-up rule)
-    return declare(top=(*TOP_KEYS, "generated"), terrain=("id", "type", "rotation"),
+    return declare(top=(*TOP_KEYS, "generated"), terrain=("id", "type", "rotation", "group"),
                    terrain_types=types,
                    model=MODEL_KEYS, unit=("id", "player", "profile"))
 

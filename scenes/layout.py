@@ -14,7 +14,7 @@ import numpy as np
 from battlesight.geometry import planar
 from battlesight.geometry.plan import rotation_2d
 
-from .footprints import piece_footprint
+from .footprints import grouped_footprints, piece_footprint
 from .model import Scene, TerrainPiece
 
 #: Side of the squares a table is divided into for density rules ("2' x 2' areas").
@@ -24,6 +24,12 @@ AREA_SIDE = 24.0
 def footprints(scene: Scene) -> dict[str, np.ndarray]:
     """Footprint polygon (k, 2) of every terrain piece, by id."""
     return {p.id: piece_footprint(p) for p in scene.terrain}
+
+
+def layout_pieces(scene: Scene) -> dict[str, np.ndarray]:
+    """Footprint (k, 2) of every terrain piece as the set-up rules count them: a ``group`` of
+    shapes is one piece (``footprints.grouped_footprints``), by group name or id."""
+    return grouped_footprints(scene.terrain)
 
 
 def polygon_gap(a: np.ndarray, b: np.ndarray, beyond: float | None = None) -> float:
@@ -121,7 +127,7 @@ def rotated(kind: str, data: dict[str, Any], degrees: float,
     if "polygon" in out:
         pts = _turn(np.asarray(out["polygon"], float), degrees, centre)
         out["polygon"] = [[_r(x), _r(y)] for x, y in pts]
-    if kind in ("box", "ruin", "hill", "mesh"):
+    if kind in ("box", "ruin", "hill", "mesh", "area") and "polygon" not in out:
         angle = (float(out.get("rotation", 0.0) or 0.0) + degrees + 180.0) % 360.0 - 180.0
         out["rotation"] = _r(angle)
     return out
@@ -133,15 +139,28 @@ def piece_span(piece: TerrainPiece) -> float:
     d = piece.data
     if piece.type == "wall":
         return float(np.hypot(*(np.asarray(d["to"], float) - np.asarray(d["from"], float))))
-    if piece.type in ("box", "ruin", "hill") or (piece.type == "mesh" and "size" in d):
+    if piece.type in ("box", "ruin", "hill", "area", "mesh") and "size" in d:
         size = d["size"]
         scale = float(d.get("scale", 1.0)) if piece.type == "mesh" else 1.0
         return scale * (float(size) if np.ndim(size) == 0 else max(float(v) for v in size[:2]))
     if piece.type == "crater" and "radius" in d:
         return 2.0 * float(d["radius"])
-    poly = piece_footprint(piece)
+    return outline_span(piece_footprint(piece))
+
+
+def outline_span(poly: np.ndarray) -> float:
+    """The widest pair of a polygon's points, inches."""
     diff = poly[:, None, :] - poly[None, :, :]
     return float(np.sqrt(np.einsum("ijk,ijk->ij", diff, diff).max()))
+
+
+def layout_spans(scene: Scene) -> dict[str, float]:
+    """The largest plan dimension of every piece as the set-up rules count them: a lone
+    shape's `piece_span`, a group's widest pair of outline points."""
+    prints = layout_pieces(scene)
+    single = {p.id: p for p in scene.terrain if p.group == p.id}
+    return {name: piece_span(single[name]) if name in single else outline_span(poly)
+            for name, poly in prints.items()}
 
 
 def _turn(points: np.ndarray, degrees: float, centre: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from .systems import SYSTEMS
 
 #: the ruleset ids a scene may name: the registry (`scenes.systems`)
 RULESET_IDS = SYSTEMS
-TERRAIN_TYPES = ("wall", "box", "ruin", "hill", "forest", "crater", "mesh")
+TERRAIN_TYPES = ("wall", "box", "ruin", "hill", "forest", "crater", "mesh", "area")
 MODEL_SHAPES = ("cylinder", "humanoid")  # any other shape is a mesh file name
 RUIN_SIDES = ("north", "south", "east", "west")
 FORMAT_VERSION = 1
@@ -36,6 +36,7 @@ DEFAULT_EYE_FRACTION = 0.9
 # Defaults for terrain keys that may be left out.
 DEFAULT_WALL_THICKNESS = 0.5  # inches
 DEFAULT_MESH_FOOTPRINT = 2.0  # side of the square footprint of a mesh piece without ``size``
+DEFAULT_AREA_HEIGHT = 0.25  # inches: the volume of an ``area`` piece without ``height``
 
 
 @dataclass
@@ -50,6 +51,13 @@ class TerrainPiece:
     def get(self, key: str, default: Any = None) -> Any:
         """A key of ``data`` (``cover``, ``height``, ...) or ``default``."""
         return self.data.get(key, default)
+
+    @property
+    def group(self) -> str:
+        """The terrain piece this shape belongs to for the rules and the set-up checks: its
+        ``group`` name, else its own id (docs/scene-format.md, "Grouped pieces")."""
+        name = self.data.get("group")
+        return name if isinstance(name, str) and name.strip() else self.id
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """Per-type checks of terrain pieces (scene format v1): required keys and their values.
 
-wall: from, to, height (thickness); box: at, size [x, y, z]; ruin: at, size [x, y], height,
-floors (increasing, below height), walls (sides); hill: at, size, height; forest: polygon,
-height; crater: at, size or radius (depth, rim); mesh: file, at (scale, size). Any piece:
-rotation. Hills may give ``top`` (0 < top <= 1).
+wall: from, to, height (thickness); box: at, size [x, y, z]; ruin: at, size [x, y] or a
+polygon, height, floors (increasing, below height), walls (sides, or edge numbers of a
+polygon); hill: at, size, height; forest: polygon, height; crater: at, size or radius (depth,
+rim); mesh: file, at (scale, size); area: polygon or at, size (height). Any piece: rotation.
+Hills may give ``top`` (0 < top <= 1).
 """
 
 from __future__ import annotations
@@ -67,6 +68,52 @@ def _check_ruin_extras(ck: Checker, m: dict, path: str, size: Any, height: float
                       m.get("walls", ruins.SIDES))
 
 
+def _check_outline(ck: Checker, m: dict, path: str, kind: str) -> list[tuple] | None:
+    """A polygonal piece's ``polygon`` (a simple polygon), refused beside ``at``/``size``/
+    ``rotation``, which only place a rectangle."""
+    for key in ("at", "size", "rotation"):
+        if key in m:
+            ck.add(line_of(m, key), f"{path}.{key}",
+                   f"a {kind} with a polygon takes no {key!r} (the polygon's points are on the "
+                   "table already)")
+    return ck.polygon_value(m["polygon"], line_of(m, "polygon"), f"{path}.polygon")
+
+
+def _check_polygon_ruin(ck: Checker, m: dict, path: str) -> None:
+    pts = _check_outline(ck, m, path, "ruin")
+    height = ck.number(m, "height", path, required=True, positive=True, why=" for a ruin")
+    floors = m.get("floors") or []
+    if not isinstance(floors, list):
+        ck.add(line_of(m, "floors"), f"{path}.floors",
+               f"must be a list of floor heights, got {show(floors)}")
+        return
+    if floors and ck.numbers_value(floors, line_of(m, "floors"), f"{path}.floors", len(floors),
+                                   positive=True) is None:
+        return
+    walls = m.get("walls")
+    if walls is not None and (not isinstance(walls, list) or not all(
+            isinstance(w, int) and not isinstance(w, bool) for w in walls)):
+        ck.add(line_of(m, "walls"), f"{path}.walls",
+               "must be a list of edge numbers for a polygonal ruin (edge 0 runs from the first "
+               f"point to the second), got {show(walls)}")
+        return
+    if walls is not None and len(set(walls)) != len(walls):
+        ck.add(line_of(m, "walls"), f"{path}.walls", f"names an edge twice: {show(walls)}")
+        return
+    if pts is not None and height is not None:
+        builder_check(ck, m, path, ruins.check_polygon_ruin, pts, height, floors, walls)
+
+
+def _check_area(ck: Checker, m: dict, path: str) -> None:
+    if "polygon" in m:
+        _check_outline(ck, m, path, "area")
+    else:
+        why = " for an area (or give a polygon)"
+        ck.point(m, "at", path, required=True, why=why)
+        ck.numbers(m, "size", path, 2, required=True, positive=True, why=why)
+    ck.number(m, "height", path, positive=True)
+
+
 def _check_crater(ck: Checker, m: dict, path: str) -> None:
     ck.point(m, "at", path, required=True)
     radius = None
@@ -116,6 +163,10 @@ def check_piece_data(ck: Checker, m: dict, path: str, kind: str) -> None:
     elif kind == "box":
         ck.point(m, "at", path, required=True, why=why)
         ck.numbers(m, "size", path, 3, required=True, positive=True, why=why)
+    elif kind == "ruin" and "polygon" in m:
+        _check_polygon_ruin(ck, m, path)
+    elif kind == "area":
+        _check_area(ck, m, path)
     elif kind in ("ruin", "hill"):
         ck.point(m, "at", path, required=True, why=why)
         size = ck.numbers(m, "size", path, 2, required=True, positive=True, why=why)

@@ -105,6 +105,7 @@ def _check_piece(ck: Checker, m: Any, index: int, line: int | None,
         return None
     before = len(ck.problems)
     check_piece_data(ck, m, path, kind)
+    ck.string(m, "group", path)  # shapes of one group count as one piece (scene-format.md)
     if ident is None or len(ck.problems) > before:
         return None
     data = {k: plain(v) for k, v in m.items() if k not in ("id", "type")}

@@ -33,6 +33,7 @@ COMMANDS = {
     "play": "play",
     "analyze": "analyze",
     "generate": "generate",
+    "import": "import_",
 }
 
 EXIT_BAD_INPUT = 2
@@ -54,9 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: the arguments that name files a command reads, and those that name files it writes
-INPUT_ARGS = ("scene", "scenes", "actions", "heatmap_field")
+INPUT_ARGS = ("scene", "scenes", "actions", "heatmap_field", "file", "onto", "bases")
 OUTPUT_ARGS = {"play": ("out", "log"), "analyze": ("heatmap", "save_field"),
-               "export": ("out",), "render": ("out",), "generate": ("out",)}
+               "export": ("out",), "render": ("out",), "generate": ("out",),
+               "import": ("out",)}
 #: what an output of these arguments must be called
 OUTPUT_SUFFIXES = {("analyze", "heatmap"): ".png", ("analyze", "save_field"): ".npy"}
 

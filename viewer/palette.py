@@ -32,6 +32,7 @@ TERRAIN: dict[str, Colour] = {
     "forest": (0.42, 0.28, 0.14, 1.0),  # trunks
     "crater": (0.20, 0.17, 0.15, 1.0),  # dark
     "mesh": (0.72, 0.66, 0.54, 1.0),  # sand
+    "area": (0.46, 0.42, 0.33, 1.0),  # rubble (the ground decal of an area piece)
 }
 FOREST_CANOPY: Colour = (0.16, 0.55, 0.18, 0.40)  # translucent green (area volume)
 AREA: Colour = (0.55, 0.55, 0.30, 0.30)  # other area volumes

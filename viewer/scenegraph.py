@@ -113,7 +113,7 @@ def draw_terrain(root: NodePath, entries, graph: SceneGraph) -> None:
         g = entry.geometry
         colour = palette.TERRAIN.get(entry.kind, palette.OTHER_TERRAIN)
         drew = False
-        if entry.kind in ("forest", "crater") and len(g.footprint) >= 3:
+        if entry.kind in ("forest", "crater", "area") and len(g.footprint) >= 3:
             floor = palette.darker(palette.FOREST_CANOPY if entry.kind == "forest" else colour, 0.7)
             decal = node.attach_new_node(geom.soup_node("floor", geom.polygon_soup(g.footprint, 0)))
             decal.set_color(*floor[:3], 1.0)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from battlesight.rulesets.core import layout_checks as lc
 from battlesight.rulesets.core.deployment import DeploymentMap, long_edges
 from battlesight.rulesets.core.setup import SetupRules
-from battlesight.scenes.layout import footprints
+from battlesight.scenes.layout import layout_pieces
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.deployment import Deployment
@@ -38,6 +38,6 @@ def layout_checks(scene: Scene, deployment: Deployment,
                   facts: lc.SightFacts | None = None) -> list[lc.Check]:
     """A 6' x 4' table, a feature in every 2' area, zones at least 24" apart."""
     return [lc.table_size(scene, (72.0, 48.0), "aos2 §12"),
-            lc.per_area(scene, footprints(scene), 1, None, "aos2 §6.1", "at least one feature",
+            lc.per_area(scene, layout_pieces(scene), 1, None, "aos2 §6.1", "at least one feature",
                         overlap=True),
             lc.zones_apart(deployment.zones, 24.0, RULE_MAP)]

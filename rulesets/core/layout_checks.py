@@ -1,7 +1,8 @@
 """Building blocks of layout checks, each citing the rule it applies: `Check(rule, passed,
 detail)`. A system composes its own list from these (`Ruleset.layout_checks`).
 
-Set-up checks (kind "set-up": counts, gaps, edges, table, zones) need only the scene; a legal
+Set-up checks (kind "set-up": counts, gaps, edges, table, zones) need only the scene and count
+the pieces as `scenes.layout.layout_pieces` gives them (a `group` of shapes is one piece); a legal
 layout passes them all. Advice checks (kind "advice") say whether a rule has room to work on
 this layout, e.g. cells far from the enemy zone and out of its sight (`hidden_spots`, which
 needs where each zone sees: `SightFacts`, from the layout analysis).
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from battlesight.geometry import planar
-from battlesight.scenes.layout import area_shares, piece_span, polygon_gap, table_areas
+from battlesight.scenes.layout import area_shares, layout_spans, polygon_gap, table_areas
 
 if TYPE_CHECKING:
     from battlesight.scenes.model import Scene
@@ -117,8 +118,9 @@ def piece_count(prints, lo: int, hi: int, rule: str) -> Check:
 
 
 def spans(scene: Scene, lo: float, hi: float, rule: str) -> Check:
-    bad = [f"{p.id} {piece_span(p):.1f}\"" for p in scene.terrain
-           if not lo - 1e-6 <= piece_span(p) <= hi + 1e-6]
+    """Every piece (a group as one) is lo-hi inches across."""
+    bad = [f"{name} {span:.1f}\"" for name, span in layout_spans(scene).items()
+           if not lo - 1e-6 <= span <= hi + 1e-6]
     detail = f'every piece {lo:g}"-{hi:g}" across' if not bad else "outside: " + _names(bad)
     return Check(rule, not bad, detail)
 

@@ -22,7 +22,7 @@ from battlesight.rulesets.core.deployment import (
     short_halves,
 )
 from battlesight.rulesets.core.setup import SetupRules
-from battlesight.scenes.layout import footprints
+from battlesight.scenes.layout import layout_pieces
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.deployment import Deployment
@@ -50,7 +50,7 @@ def layout_checks(scene: Scene, deployment: Deployment,
                   facts: lc.SightFacts | None = None) -> list[lc.Check]:
     """D3 pieces per 2' area, more than 3" apart, zones from a named map; with sight facts,
     room for Infiltrators."""
-    prints = footprints(scene)
+    prints = layout_pieces(scene)
     checks = [lc.per_area(scene, prints, 1, 3, RULE_MAPS, "D3 pieces"),
               lc.apart(prints, 3.0, RULE_MAPS),
               lc.named_map(DEPLOYMENT_MAPS, deployment.source, "wh40k6 §2.3")]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from battlesight.rulesets.core import layout_checks as lc
 from battlesight.rulesets.core.deployment import DeploymentMap, long_edges
 from battlesight.rulesets.core.setup import SetupRules
-from battlesight.scenes.layout import footprints
+from battlesight.scenes.layout import layout_pieces
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.deployment import Deployment
@@ -39,7 +39,7 @@ SETUP_RULES = SetupRules(
 def layout_checks(scene: Scene, deployment: Deployment,
                   facts: lc.SightFacts | None = None) -> list[lc.Check]:
     """A 4' x 4' table, zones 28" apart, 6-8 pieces 3"-6" across, none within 6" of an edge."""
-    prints = footprints(scene)
+    prints = layout_pieces(scene)
     return [lc.table_size(scene, (48.0, 48.0), RULE_DEPLOY),
             lc.zones_apart(deployment.zones, 28.0, RULE_DEPLOY),
             lc.piece_count(prints, 6, 8, RULE_TERRAIN), lc.spans(scene, 3.0, 6.0, RULE_TERRAIN),

@@ -34,6 +34,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "forest": {"cover": "concealment", "rough": True, "forest": True},
     "hill": {"cover": None, "elevation": True},
     "crater": {"cover": None},
+    "area": {"cover": None},  # a marked patch: open ground unless its keys say rough, forest...
 }
 
 

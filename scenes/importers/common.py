@@ -1,0 +1,235 @@
+"""What every importer shares: its options, its one-line refusal, reading JSON with the line
+of a syntax error, and turning other tools' plan coordinates (y down, inches) into the table's.
+
+An importer reads one file and returns scene data (a plain dict in scene format v1); the
+`battlesight import` command runs the same gate as `validate` on it before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import SceneError, SceneProblem
+from ..limits import MAX_YAML_BYTES, shown
+
+#: decimals kept for coordinates written into a scene (a thousandth of an inch)
+DECIMALS = 3
+
+
+@dataclass
+class ImportOptions:
+    """What the user gives beside the file (`battlesight import` arguments).
+
+    ruleset: the scene's system (None: the format's own default); mods: the folder of TTS's
+    cached OBJ files; model_tags / terrain_tags: how TTS objects are told apart; bases: base
+    sizes (mm) by unit or model name, over the per-system table; zones and blocked: where the
+    roster's player may set up, the footprints to keep clear of, the bases already there
+    (x, y, radius) and the ids in use (filled in by the command from the --onto scene);
+    table: that scene's table; mesh_folder: where converted meshes go, beside the scene.
+    """
+
+    ruleset: str | None = None
+    mods: Path | None = None
+    model_tags: tuple[str, ...] = ("model", "mini", "miniature")
+    terrain_tags: tuple[str, ...] = ("terrain",)
+    bases: dict[str, Any] = field(default_factory=dict)
+    player: int = 1
+    zone: np.ndarray | None = None
+    blocked: list[np.ndarray] = field(default_factory=list)
+    taken: list[tuple[float, float, float]] = field(default_factory=list)
+    taken_ids: list[str] = field(default_factory=list)
+    mesh_folder: str = "meshes"
+    table: tuple[float, float] | None = None
+
+
+@dataclass
+class Imported:
+    """An importer's result: the scene data, and the mesh files it converted (name -> bytes,
+    written beside the scene)."""
+
+    scene: dict[str, Any]
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+def refuse(file: Path | str, key: str, message: str, line: int | None = None) -> SceneError:
+    """The one-line refusal of an input an importer cannot read: `FILE:LINE: KEY: message`
+    (`FILE: KEY: message` where the format has no lines)."""
+    return SceneError([SceneProblem(str(file), line, key, message)])
+
+
+def read_bytes(path: Path, what: str) -> bytes:
+    """The file's bytes, at most MAX_YAML_BYTES (a layout or save is far smaller)."""
+    if not path.is_file():
+        raise refuse(path, what, "not found" if not path.exists() else "is not a regular file")
+    with path.open("rb") as fh:
+        data = fh.read(MAX_YAML_BYTES + 1)
+    if len(data) > MAX_YAML_BYTES:
+        raise refuse(path, what, f"is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB")
+    return data
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Parsed JSON; a syntax error is refused at its line."""
+    raw = read_bytes(path, what)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise refuse(path, what, f"is not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise refuse(path, "json", exc.msg, exc.lineno) from None
+    except RecursionError:
+        raise refuse(path, "json", "nested too deeply") from None
+
+
+class Reader:
+    """Typed access to a JSON value with the key path of each refusal (`pieces[3].polygon`)."""
+
+    def __init__(self, file: Path | str):
+        self.file = file
+
+    def fail(self, key: str, message: str) -> SceneError:
+        return refuse(self.file, key, message)
+
+    def get(self, m: Any, key: str, path: str, default: Any = ..., kind: type | tuple = object):
+        if not isinstance(m, dict):
+            raise self.fail(path, f"must be an object, got {shown(m)}")
+        where = f"{path}.{key}" if path else key
+        if key not in m or m[key] is None:
+            if default is ...:
+                raise self.fail(where, "missing")
+            return default
+        value = m[key]
+        if kind is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    not math.isfinite(value):
+                raise self.fail(where, f"must be a number, got {shown(value)}")
+            return float(value)
+        if not isinstance(value, kind):
+            name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__
+                                                                             for k in kind)
+            raise self.fail(where, f"must be {_article(name)}, got {shown(value)}")
+        return value
+
+    def number(self, m: Any, key: str, path: str, default: Any = ...) -> float:
+        return self.get(m, key, path, default, float)
+
+    def items(self, m: Any, key: str, path: str, default: Any = ...) -> list:
+        return self.get(m, key, path, [] if default is ... else default, list)
+
+    def point(self, value: Any, path: str) -> tuple[float, float]:
+        """[x, y] or {x, y} as two numbers."""
+        if isinstance(value, dict):
+            return self.number(value, "x", path), self.number(value, "y", path)
+        if isinstance(value, (list, tuple)) and len(value) >= 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in value[:2]):
+            return float(value[0]), float(value[1])
+        raise self.fail(path, f"must be a point [x, y] or {{x, y}}, got {shown(value)}")
+
+
+def _article(name: str) -> str:
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
+def r(value: float) -> float | int:
+    """A coordinate rounded for the scene file, an int when whole."""
+    v = round(float(value), DECIMALS)
+    return int(v) if v.is_integer() else v
+
+
+def flip_y(points: Sequence[Sequence[float]] | np.ndarray, depth: float) -> np.ndarray:
+    """(k, 2) plan points of a y-down board turned into table coordinates (y up): y -> depth - y."""
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 2).copy()
+    p[:, 1] = depth - p[:, 1]
+    return p
+
+
+def points(poly: np.ndarray) -> list[list[float | int]]:
+    """A polygon as the scene writes it."""
+    return [[r(x), r(y)] for x, y in np.asarray(poly, dtype=np.float64)]
+
+
+def slug(text: Any, fallback: str = "item") -> str:
+    """An id from a name: lower case, runs of other characters as one '-'."""
+    s = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    return s or fallback
+
+
+class Ids:
+    """Unique ids within one scene (a second 'ruin' becomes 'ruin-2')."""
+
+    def __init__(self, taken: Sequence[str] = ()):
+        self.used: set[str] = set(taken)
+
+    def new(self, name: Any, fallback: str = "piece") -> str:
+        base = slug(name, fallback)
+        ident, n = base, 1
+        while ident in self.used:
+            n += 1
+            ident = f"{base}-{n}"
+        self.used.add(ident)
+        return ident
+
+
+def box_from_rectangle(corners: np.ndarray) -> tuple[list, list, float]:
+    """(at, [sx, sy], rotation) of a rectangle given by its 4 corners in order."""
+    c = np.asarray(corners, dtype=np.float64)
+    at = c.mean(axis=0)
+    e1, e2 = c[1] - c[0], c[2] - c[1]
+    rot = math.degrees(math.atan2(e1[1], e1[0]))
+    return [r(at[0]), r(at[1])], [r(np.hypot(*e1)), r(np.hypot(*e2))], r(rot)
+
+
+def rectangles_of(poly: np.ndarray) -> list[np.ndarray]:
+    """Rectangles (4 corners each) that make up a polygon made of straight runs, such as the L
+    and U wall outlines of layout tools: the polygon is turned so its longest edge lies along
+    x, cut into strips between its distinct x coordinates, each strip's part kept as the
+    rectangle around it; turned back. Exact for rectilinear outlines; an outline that is not
+    (a slanted cut) becomes the rectangles around its strips."""
+    import shapely
+
+    p = np.asarray(poly, dtype=np.float64)
+    edges = np.roll(p, -1, axis=0) - p
+    longest = edges[int(np.argmax(np.hypot(edges[:, 0], edges[:, 1])))]
+    angle = math.atan2(longest[1], longest[0])
+    c, s = math.cos(-angle), math.sin(-angle)
+    turn = np.array([[c, -s], [s, c]])
+    local = p @ turn.T
+    shape = shapely.Polygon(local).buffer(0)
+    xs = np.unique(np.round(local[:, 0], 6))
+    out = []
+    for x0, x1 in zip(xs[:-1], xs[1:], strict=True):
+        if x1 - x0 < 1e-6:
+            continue
+        part = shape.intersection(shapely.box(x0, -1e9, x1, 1e9))
+        for g in getattr(part, "geoms", [part]):
+            if g.is_empty or g.area < 1e-9:
+                continue
+            bx0, by0, bx1, by1 = g.bounds
+            rect = np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]])
+            out.append(rect @ turn)  # turn back (turn is orthonormal)
+    return _merge_strips(out)
+
+
+def _merge_strips(rects: list[np.ndarray]) -> list[np.ndarray]:
+    """Neighbouring strips with the same extent across merged into one rectangle."""
+    merged: list[np.ndarray] = []
+    for rect in rects:
+        if merged:
+            last = merged[-1]
+            if np.allclose(last[1], rect[0], atol=1e-6) and np.allclose(last[2], rect[3],
+                                                                        atol=1e-6):
+                merged[-1] = np.array([last[0], rect[1], rect[2], last[3]])
+                continue
+        merged.append(rect)
+    return merged

@@ -1,0 +1,179 @@
+"""`godot40k`: terrain layouts of BigBobbo's warhammer-40k-godot (`40k/terrain_layouts/*.json`).
+
+Two generations of the file are read. Both describe a 44" x 60" portrait board, y down, inches.
+- `pieces` with `piece_class`: an `area` (a footprint `polygon`, `traits`, `is_objective`)
+  becomes an `area` piece; a `feature` (the L / U outline of ruin walls as a `polygon`,
+  `height_inches`) becomes the boxes that make up its outline; a feature joins the `group`
+  of its `parent_area_id`, so an area and its walls are one terrain piece.
+- `pieces` with `position`, `size`, `rotation` and `walls` (`local_start` / `local_end`)
+  become rectangular ruins with the named walls.
+The table is the board as given (44 x 60); y is flipped (the table's y runs up). The file's
+deployment names (`recommended_deployments`) and objective areas are kept under `x-source`:
+battlesight's maps are those of its own ruleset.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .common import (
+    Ids,
+    Imported,
+    ImportOptions,
+    Reader,
+    box_from_rectangle,
+    flip_y,
+    points,
+    r,
+    read_json,
+    rectangles_of,
+)
+
+NAME = "godot40k"
+BOARD = (44.0, 60.0)
+DEFAULT_RULESET = "wh40k6"
+#: `height` words of the older files, inches (the newer give `height_inches`)
+HEIGHTS = {"low": 1.5, "medium": 3.0, "tall": 5.0}
+#: rules keys written for wh40k6 from a piece's `traits` (other systems get geometry only)
+WH40K6_TRAITS = {"difficult_ground": ("difficult", True)}
+
+
+def read(path: Path, options: ImportOptions) -> Imported:
+    """The scene of one layout file."""
+    data = read_json(path, NAME)
+    rd = Reader(path)
+    if not isinstance(data, dict):
+        raise rd.fail("layout", "must be a JSON object with 'pieces'")
+    raw = rd.items(data, "pieces", "", default=None)
+    if raw is None:
+        raise rd.fail("pieces", "missing: this is not a warhammer-40k-godot terrain layout")
+    ruleset = options.ruleset or DEFAULT_RULESET
+    ids = Ids()
+    terrain: list[dict[str, Any]] = []
+    objectives = []
+    names: dict[str, str] = {}
+    for i, piece in enumerate(raw):
+        path_i = f"pieces[{i}]"
+        if not isinstance(piece, dict):
+            raise rd.fail(path_i, "must be an object")
+        names[str(piece.get("id", i))] = ids.new(piece.get("id", f"piece-{i}"))
+    for i, piece in enumerate(raw):
+        path_i = f"pieces[{i}]"
+        ident = names[str(piece.get("id", i))]
+        if "polygon" in piece:
+            made = _polygon_piece(rd, piece, path_i, ident, names, ids, ruleset)
+        else:
+            made = [_rect_ruin(rd, piece, path_i, ident)]
+        terrain += made
+        if piece.get("is_objective"):
+            at = flip_y([rd.point(piece.get("position", _centre(rd, piece, path_i)),
+                                  f"{path_i}.position")], BOARD[1])[0]
+            objectives.append({"at": [r(at[0]), r(at[1])], "piece": ident,
+                               "role": str(piece.get("objective_role", ""))})
+    source: dict[str, Any] = {"format": NAME, "file": path.name}
+    for key in ("id", "name", "description"):
+        if isinstance(data.get(key), str):
+            source[key] = data[key]
+    if isinstance(data.get("recommended_deployments"), list):
+        source["deployments"] = [str(d) for d in data["recommended_deployments"]]
+    if objectives:
+        source["objectives"] = objectives
+    name = data.get("name") if isinstance(data.get("name"), str) else path.stem
+    scene = {"format": 1, "name": name, "ruleset": ruleset, "table": list(BOARD),
+             "terrain": terrain, "x-source": source}
+    return Imported(scene)
+
+
+def _centre(rd: Reader, piece: dict, path: str) -> list[float]:
+    poly = np.array([rd.point(p, f"{path}.polygon") for p in rd.items(piece, "polygon", path)])
+    return list(poly.mean(axis=0)) if len(poly) else [0.0, 0.0]
+
+
+def _height(rd: Reader, piece: dict, path: str) -> float:
+    if "height_inches" in piece:
+        h = rd.number(piece, "height_inches", path)
+    else:
+        word = piece.get("height", "tall")
+        if isinstance(word, (int, float)) and not isinstance(word, bool):
+            h = float(word)
+        elif str(word).lower() in HEIGHTS:
+            h = HEIGHTS[str(word).lower()]
+        else:
+            raise rd.fail(f"{path}.height",
+                          f"unknown height {word!r} (expected {', '.join(HEIGHTS)} or inches)")
+    if not h > 0:
+        raise rd.fail(f"{path}.height_inches", f"must be above 0, got {h:g}")
+    return h
+
+
+def _rules(piece: dict, ruleset: str) -> dict[str, Any]:
+    if ruleset != "wh40k6":
+        return {}
+    out: dict[str, Any] = {}
+    for trait in piece.get("traits") or []:
+        if trait in WH40K6_TRAITS:
+            key, value = WH40K6_TRAITS[trait]
+            out[key] = value
+    if str(piece.get("type", "")).lower() in ("ruins", "ruin"):
+        out["feature"] = "ruins"
+    return out
+
+
+def _polygon_piece(rd: Reader, piece: dict, path: str, ident: str, names: dict[str, str],
+                   ids: Ids, ruleset: str) -> list[dict[str, Any]]:
+    raw = rd.items(piece, "polygon", path)
+    if len(raw) < 3:
+        raise rd.fail(f"{path}.polygon", f"needs at least 3 points, got {len(raw)}")
+    poly = flip_y([rd.point(p, f"{path}.polygon[{k}]") for k, p in enumerate(raw)], BOARD[1])
+    rules = _rules(piece, ruleset)
+    if piece.get("piece_class", "area") == "area":
+        return [{"id": ident, "type": "area", "polygon": points(poly), "group": ident, **rules}]
+    height = _height(rd, piece, path)
+    parent = piece.get("parent_area_id")
+    group = names.get(str(parent), ident) if parent is not None else ident
+    out = []
+    for k, rect in enumerate(rectangles_of(poly)):
+        at, (sx, sy), rot = box_from_rectangle(rect)
+        out.append({"id": ident if k == 0 else ids.new(f"{ident}-{k + 1}"), "type": "box",
+                    "at": at, "size": [sx, sy, r(height)], "rotation": rot, "group": group,
+                    **{k2: v for k2, v in rules.items() if k2 != "difficult"}})
+    return out
+
+
+def _rect_ruin(rd: Reader, piece: dict, path: str, ident: str) -> dict[str, Any]:
+    x, y = rd.point(rd.get(piece, "position", path), f"{path}.position")
+    size = rd.get(piece, "size", path, kind=list)
+    sx, sy = rd.point(size, f"{path}.size")
+    if not (sx > 0 and sy > 0):
+        raise rd.fail(f"{path}.size", f"must be above 0, got {size!r}")
+    rot = rd.number(piece, "rotation", path, 0.0)
+    sides = []
+    for k, wall in enumerate(rd.items(piece, "walls", path)):
+        wpath = f"{path}.walls[{k}]"
+        a = rd.point(rd.get(wall, "local_start", wpath), f"{wpath}.local_start")
+        b = rd.point(rd.get(wall, "local_end", wpath), f"{wpath}.local_end")
+        side = _side(a, b, sx, sy)
+        if side is None:
+            raise rd.fail(wpath, f"wall {a} -> {b} does not run along an edge of the "
+                                 f"{sx:g} x {sy:g} ruin")
+        if side not in sides:
+            sides.append(side)
+    at = flip_y([[x, y]], BOARD[1])[0]
+    # a y-down turn is clockwise on the table
+    return {"id": ident, "type": "ruin", "at": [r(at[0]), r(at[1])], "size": [r(sx), r(sy)],
+            "rotation": r(-rot if rot else 0.0), "height": r(_height(rd, piece, path)),
+            "walls": sides}
+
+
+def _side(a: tuple[float, float], b: tuple[float, float], sx: float, sy: float) -> str | None:
+    """The ruin side a wall in the file's local frame (y down) runs along: y = +sy/2 is the
+    south edge once y is flipped."""
+    tol = 1e-3
+    if abs(a[0] - b[0]) < tol and abs(abs(a[0]) - sx / 2) < tol:
+        return "east" if a[0] > 0 else "west"
+    if abs(a[1] - b[1]) < tol and abs(abs(a[1]) - sy / 2) < tol:
+        return "south" if a[1] > 0 else "north"
+    return None
