@@ -2,8 +2,10 @@
 
 Hero: `cast` {unit, spell, target, model?}; the opponent's `unbind` {unit}. Movement: `move`
 {unit, to | by, run?, retreat?, at_the_double?: hero}; `garrison` {unit, feature};
-`leave_garrison` {unit, to}. Shooting: `shoot` {unit, target}. Charge: `charge` {unit, target,
-forward_to_victory?: hero}. Combat: `fight` {unit, target?}, players alternating; eligible
+`leave_garrison` {unit, to}. Shooting: `shoot` {unit, target}. Charge: `charge` {unit,
+target? | targets?: [units], forward_to_victory?: hero}: without a target the charge is made
+against the first of `targets` (else the nearest enemy unit) that the 2D6 reaches. The round's
+first action may be the priority winner's `priority` {first: player} (`choices.py`). Combat: `fight` {unit, target?}, players alternating; eligible
 units that have not fought fight at the end of the phase. Battleshock: `inspiring_presence`
 {unit, hero}; `battleshock` {unit}; untested units test at the end of the phase.
 """
@@ -21,7 +23,7 @@ from battlesight.rulesets.core.state import (
     turn_key,
 )
 
-from . import attacks, cover, moves, rules, turn
+from . import attacks, choices, cover, moves, rules, turn
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Action, Game
@@ -35,21 +37,23 @@ def garrisons(game: Game) -> dict[str, str]:
 
 
 def start_game(game: Game) -> None:
-    for unit, state in game.units.items():
-        feature = (game.board.scene.unit(unit) or {}).get("garrison")
-        if feature:
-            for m in game.board.unit_models(unit):
-                game.board.take_off(m)
-            state.status["garrison"] = feature
-    turn.roll_priority(game)
+    for unit, feature in attacks.scene_garrisons(game.board).items():
+        for m in game.board.unit_models(unit):
+            game.board.take_off(m)
+        game.unit(unit).status["garrison"] = feature
+    chooser = turn.roll_priority(game)
+    choices.open_choice(game, chooser, chooser)
 
 
 def phase_start(game: Game) -> None:
     if game.phase.name == "hero":
+        expired = []
         for state in game.units.values():
             if state.status.get("mystic_shield") == game.active_player:
                 state.status.pop("mystic_shield")
+                expired.append(state.id)
         turn.add_cp(game, game.active_player, 1)
+        choices.note_turn_start(game, expired, game.active_player)
         game.emit("command_points", gained=1, total=turn.cp(game, game.active_player),
                   rule=turn.RULE_CP)
     if game.phase.name == "combat":
@@ -58,6 +62,7 @@ def phase_start(game: Game) -> None:
 
 def phase_end(game: Game) -> None:
     settle_spell(game)
+    choices.close(game)
     if game.phase.name == "combat":
         while True:
             left = [u for p in (game.active_player, opponent(game)) for u in _eligible(game, p)]
@@ -73,12 +78,14 @@ def game_turn_end(game: Game) -> None:
     if game.game_turn >= game.ruleset.game_turns:
         game.end("fifth battle round played")
         return
-    turn.roll_priority(game)
+    chooser = turn.roll_priority(game)
+    choices.open_choice(game, chooser, chooser)
 
 
 def legal(game: Game, action: Action) -> Ruling:
     return dispatch_legal(game, action, _LEGAL, RULE_SEQUENCE,
-                          {"unbind": "reactive", "fight": "either", "battleshock": "either"})
+                          {"unbind": "reactive", "fight": "either", "battleshock": "either",
+                           "priority": "none"})
 
 
 # ---- movement ------------------------------------------------------------------------------
@@ -228,9 +235,15 @@ def _do_shoot(game: Game, action: Action) -> None:
 
 def _legal_charge(game: Game, action: Action) -> Ruling:
     board, st, target = game.board, game.unit(action.unit), action.get("target")
-    if not target or target not in game.units or not board.unit_models(target) or \
-            board.unit_player(target) == st.player:
-        return Ruling(False, rules.RULE_CHARGE, f"charge needs an enemy unit, got {target!r}")
+    named = [target] if target is not None else action.get("targets", [])
+    if not isinstance(named, list) or (target is not None and "targets" in action.params):
+        return Ruling(False, rules.RULE_CHARGE, "name one 'target', or 'targets': a list of "
+                      "enemy units to choose from after the roll, or neither")
+    for t in named:
+        if isinstance(t, bool) or not isinstance(t, str) or t not in game.units or \
+                not board.unit_models(t) or board.unit_player(t) == st.player:
+            return Ruling(False, rules.RULE_CHARGE, f"charge targets are enemy units on the "
+                          f"table, got {t!r}")
     if st.turn.get("charged") or st.status.get("garrison"):
         return Ruling(False, rules.RULE_CHARGE, f"{action.unit} has charged or is a garrison")
     closest = min(board.unit_gap(action.unit, e, "3d") for e in board.enemies_of(st.player)
@@ -242,16 +255,39 @@ def _legal_charge(game: Game, action: Action) -> Ruling:
     return turn.hero_aura(game, action.unit, hero) if hero else Ruling(True, rules.RULE_CHARGE)
 
 
+def charge_candidates(game: Game, action: Action) -> list[tuple[str, float]]:
+    """(enemy unit, gap) a charge may end against: its `target`, else its `targets` in the
+    order given, else every enemy unit on the table nearest first (aos2 §7.3: the target need
+    not be chosen before the roll)."""
+    board, unit = game.board, action.unit
+    named = [action.get("target")] if action.get("target") is not None else \
+        action.get("targets") or sorted(
+            (e for e in board.enemies_of(game.unit(unit).player) if board.unit_models(e)),
+            key=lambda e: board.unit_gap(unit, e, "3d"))
+    return [(t, board.unit_gap(unit, t, "3d")) for t in named]
+
+
+def _reached(candidates: list[tuple[str, float]], roll: int) -> tuple[str | None, float]:
+    """The first candidate the roll reaches (the player's choice after the roll), else the
+    first candidate (the charge fails against it)."""
+    for t, gap in candidates:
+        if rules.charge_succeeds(roll, gap):
+            return t, gap
+    return candidates[0] if candidates else (None, float("inf"))
+
+
 def _do_charge(game: Game, action: Action) -> None:
-    board, unit, target = game.board, action.unit, action.get("target")
-    gap = board.unit_gap(unit, target, "3d")
+    board, unit = game.board, action.unit
+    candidates = charge_candidates(game, action)
     dice = game.roller.d6(2, f"{unit} charge roll (2D6)")
     rerolled = None
     hero = action.get("forward_to_victory")
+    target, gap = _reached(candidates, sum(dice))
     if hero and not rules.charge_succeeds(sum(dice), gap):
         turn.spend_cp(game, game.unit(unit).player, "forward to victory", unit)
         rerolled, dice = dice, game.roller.d6(2, f"{unit} Forward to Victory: re-roll both")
-    ok = rules.charge_succeeds(sum(dice), gap)
+        target, gap = _reached(candidates, sum(dice))
+    ok = target is not None and rules.charge_succeeds(sum(dice), gap)
     moved: list[dict[str, Any]] = []
     if ok:
         moved = moves.apply(board, moves.towards(board, unit, target, float(sum(dice)),
@@ -260,7 +296,8 @@ def _do_charge(game: Game, action: Action) -> None:
     game.unit(unit).turn["charge_declared"] = target
     game.emit("charge", unit, target=target, dice=dice, rerolled=rerolled,
               needed=round(rules.charge_needed(gap), 3), success=ok, moves=moved,
-              rule=rules.RULE_CHARGE)
+              chosen_after_roll=action.get("target") is None,
+              candidates=[t for t, _ in candidates], rule=rules.RULE_CHARGE)
     if ok:
         turn.deadly(game, unit)
 
@@ -331,6 +368,7 @@ _LEGAL = {
     "garrison": _legal_garrison, "leave_garrison": _legal_leave, "shoot": _legal_shoot,
     "charge": _legal_charge, "fight": _legal_fight, "inspiring_presence": _legal_inspiring,
     "battleshock": lambda g, a: Ruling(True, rules.RULE_BATTLESHOCK),
+    "priority": choices.legal_priority,
 }
 _APPLY = {
     "cast": turn.cast, "unbind": turn.unbind, "move": _do_move, "garrison": _do_garrison,
@@ -338,10 +376,13 @@ _APPLY = {
     "fight": lambda g, a: _do_fight(g, a.unit, a.get("target")),
     "inspiring_presence": _do_inspiring,
     "battleshock": lambda g, a: turn.battleshock_test(g, a.unit),
+    "priority": choices.apply_priority,
 }
 
 
 def apply(game: Game, action: Action) -> None:
+    if action.kind != "priority":
+        choices.close(game)  # the round's first action: who goes first is settled
     if action.kind != "unbind":
         settle_spell(game)
     _APPLY[action.kind](game, action)

@@ -12,7 +12,7 @@ combat cover are judged here, the verdict knowing neither.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -112,13 +112,26 @@ def models_of(board: Board, unit: str) -> list[str]:
     return board.unit_models(unit, alive=True, on_table=False)
 
 
+def scene_garrisons(board: Board) -> dict[str, str]:
+    """The units the scene sets up as garrisons (`garrison: FEATURE` on a unit entry, aos2
+    §6.4): {unit: feature}. `play` starts its game with them, `shoot` measures and sees them
+    through their feature as `play` does."""
+    out = {}
+    for unit in board.unit_ids():
+        feature = (board.scene.unit(unit) or {}).get("garrison")
+        if isinstance(feature, str) and feature in board.world.terrain:
+            out[unit] = feature
+    return out
+
+
 def engaged_with(board: Board, unit: str, garrisons: dict[str, str]) -> list[str]:
-    """Enemy units within 3" of the unit (VIS-6)."""
+    """Enemy units within 3" of the unit (VIS-6); a garrison is inside its feature, not on
+    the table, whatever the scene's positions of its models."""
     if unit in garrisons or not board.unit_models(unit):
         return []
     player = board.unit_player(unit)
-    return [e for e in board.enemies_of(player) if board.unit_models(e) and
-            board.unit_gap(unit, e, "3d") <= rules.ENGAGE + 1e-9]
+    return [e for e in board.enemies_of(player) if board.unit_models(e) and e not in garrisons
+            and board.unit_gap(unit, e, "3d") <= rules.ENGAGE + 1e-9]
 
 
 def look_out_sir(board: Board, target: str) -> bool:
@@ -260,6 +273,8 @@ def _judge(board: Board, line: AttackLine, unit: str, target: str, targets: list
         line.cover = cover.save_bonus(board, line.model, target, missile=ctx.missile,
                                       combat_after_charge=ctx.combat_after_charge,
                                       garrisoned=target in ctx.garrisons)
+        if target in ctx.garrisons:  # the feature it is inside gives it
+            line.cover = replace(line.cover, source=ctx.garrisons[target])
     line.need_hit = rules.roll_need(w.to_hit, hit_mod)
     line.need_wound = rules.roll_need(w.to_wound)
     line.need_save = rules.save_need(t_prof.save, w.rend, line.cover.value or 0)

@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 
 PHASES = (
     Phase("hero", (
-        Step("hero", ("cast", "unbind"),
+        Step("hero", ("cast", "unbind", "priority"),
              "gain 1 CP; wizards cast (2D6 >= casting value); an enemy wizard within 30\" may "
-             "unbind (2D6 > the casting roll)", actor="both"),
+             "unbind (2D6 > the casting roll); the round's first action may be the priority "
+             "winner's choice of who goes first", actor="both"),
     ), "aos2 §2.3", ""),
     Phase("movement", (
         Step("move", ("move", "garrison", "leave_garrison"),
@@ -87,9 +88,11 @@ class AOS2(HookedRuleset):
 
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int | None = None) -> dict[str, Any]:
-        """`samples`: per sight point (16 to 120); default the verdict's own, as `los` uses."""
+        """`samples`: per sight point (16 to 120); default the verdict's own, as `los` uses.
+        A garrison of the scene is seen and measured through its feature, as in `play`."""
         ctx = attacks.Context(samples=max(16, min(samples, 120)) if samples
-                              else sight.SAMPLES_JUDGED, weapon=weapon or None)
+                              else sight.SAMPLES_JUDGED, weapon=weapon or None,
+                              garrisons=attacks.scene_garrisons(board))
         return label_profiles(board, attacks.analyse(board, unit, target, ctx).to_dict())
 
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,

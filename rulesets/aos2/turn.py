@@ -32,9 +32,10 @@ RULE_CP = "aos2 §11.2"
 # ---- priority and command points -----------------------------------------------------------
 
 
-def roll_priority(game: Game) -> None:
+def roll_priority(game: Game) -> int:
     """Start of a battle round: roll off; the winner (or, on a tie, the player who went first
-    last round / finished deploying first) takes the first turn (aos2 §2.2)."""
+    last round / finished deploying first) chooses who takes the first turn (aos2 §2.2): the
+    chooser goes first unless they choose otherwise (`choices.py`). Returns the chooser."""
     players = sorted(game.turn_order)
     state = game_state(game)
     deployed = int(game.board.scene.extra.get("deployed_first", game.turn_order[0]))
@@ -45,6 +46,7 @@ def roll_priority(game: Game) -> None:
     state["went_first"] = first
     game.emit("priority", rolls=rolls, winner=winner, chooser=chooser, first=first,
               rule=rules.RULE_PRIORITY)
+    return chooser
 
 
 def cp(game: Game, player: int) -> int:
