@@ -73,13 +73,6 @@ def load(source: SceneSource, *, strict: bool = False) -> Battlefield:
     return Battlefield(scene, warnings=[str(w) for w in warnings])
 
 
-def verdict_outcome(verdict: Verdict) -> tuple:
-    """What a player takes from a verdict: seen or not, the cover and the modifiers it gives
-    (`--readings all` reports a reading when this changes, not when a share moves)."""
-    return (verdict.visible, verdict.cover_text,
-            tuple(tuple(sorted(m.to_dict().items())) for m in verdict.modifiers))
-
-
 def report_outcome(report: dict[str, Any]) -> tuple:
     """What a player takes from a shooting report: who may fire, what each firer sees and
     shoots, each target model's sight, cover and odds, the expected unsaved wounds."""
@@ -221,7 +214,7 @@ class Battlefield:
         self._check(*{m for pair in pairs for m in pair})
         return differences(chosen, ("sight",),
                            lambda: self.ruleset.judge(self.board, list(pairs)),
-                           verdict_outcome)
+                           Verdict.outcome)
 
     def who_sees_whom(self, observers: list[str] | None = None,
                       enemies_only: bool = False, *,

@@ -5,9 +5,15 @@ text, and `why` lays out the verdict's own reason, cover and rule. No Panda3D he
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from battlesight.rulesets.core.readings import (
+    current_key,
+    current_readings,
+    differences,
+    exploring,
+)
 from battlesight.rulesets.core.verdict import Verdict
 
 from . import palette
@@ -43,14 +49,31 @@ class Judge:
 
             self.board = Board(scene, world, get_ruleset(scene.ruleset))
         self.ruleset = self.board.ruleset
-        self._known: dict[tuple[str, str], Verdict] = {}
+        #: verdicts by (readings, pair), and the other readings that change each
+        self._known: dict[tuple, Verdict] = {}
+        self._others: dict[tuple, list[dict[str, Any]]] = {}
 
     def __call__(self, pairs: list[tuple[str, str]]) -> list[Verdict]:
-        """The verdicts of these pairs, judging the ones not judged yet in one batch."""
-        todo = [p for p in dict.fromkeys(pairs) if p not in self._known]
+        """The verdicts of these pairs under the readings in use (`core.readings`), judging
+        the ones not judged yet in one batch; when the surface explores other readings
+        (`render --readings all`), also which of them change each verdict (`others`)."""
+        key, explore = current_key(), exploring()
+        todo = [p for p in dict.fromkeys(pairs) if (key, p) not in self._known]
+        if todo and explore:
+            verdicts, others = differences(current_readings(), explore,
+                                           lambda: self.ruleset.judge(self.board, todo),
+                                           Verdict.outcome)
+            self._others.update(((key, p), o) for p, o in zip(todo, others, strict=True))
+        elif todo:
+            verdicts = self.ruleset.judge(self.board, todo)
         if todo:
-            self._known.update(zip(todo, self.ruleset.judge(self.board, todo), strict=True))
-        return [self._known[p] for p in pairs]
+            self._known.update(((key, p), v) for p, v in zip(todo, verdicts, strict=True))
+        return [self._known[(key, p)] for p in pairs]
+
+    def others(self, pair: tuple[str, str]) -> list[dict[str, Any]]:
+        """The other readings (reading, value, rule, text, verdict) that change this pair's
+        verdict, when the surface explored them; [] otherwise."""
+        return self._others.get((current_key(), pair), [])
 
 
 #: the verdict's keys `render --json` prints for each line drawn
@@ -62,6 +85,9 @@ class SightLine:
     """A drawn sight line: one verdict, with the plain ray cast it carries for the picture."""
 
     verdict: Verdict
+    #: the other readings of ambiguous rules that change this verdict (`render --readings
+    #: all`): each {reading, value, rule, text, verdict}; the picture marks such a line
+    readings: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def observer(self) -> str:
@@ -89,7 +115,11 @@ class SightLine:
 
     @property
     def label(self) -> str:
-        return self.verdict.label
+        """The verdict's label; a line another reading changes says which, and to what."""
+        if not self.readings:
+            return self.verdict.label
+        ids = ", ".join(dict.fromkeys(e["reading"] for e in self.readings))
+        return f"{self.verdict.label} [differs under {ids}]"
 
     def why(self) -> list[str]:
         """Lines explaining the verdict: the verdict, its reason, blockers, cover, rule."""
@@ -107,7 +137,12 @@ class SightLine:
     def to_dict(self) -> dict[str, Any]:
         """What `render --los --json` prints for the line."""
         full = self.verdict.to_dict()  # the verdict's own numbers, as `los --json` prints them
-        return {k: full[k] for k in LINE_KEYS}
+        out = {k: full[k] for k in LINE_KEYS}
+        if self.readings:
+            out["readings"] = [{**{k: e[k] for k in ("reading", "value", "rule", "text")},
+                                "status": e["verdict"].status, "label": e["verdict"].label}
+                               for e in self.readings]
+        return out
 
 
 def enemies_of(world, observer: str) -> list[str]:
@@ -123,4 +158,5 @@ def sight_lines(world, scene, observer: str, targets: list[str] | None = None,
     the scene's ruleset's judgement."""
     targets = enemies_of(world, observer) if targets is None else list(targets)
     judge = judge or Judge(scene, world)
-    return [SightLine(v) for v in judge([(observer, t) for t in targets])]
+    return [SightLine(v, judge.others((v.observer, v.target)))
+            for v in judge([(observer, t) for t in targets])]

@@ -174,14 +174,27 @@ def current_key() -> tuple[tuple[str, str], ...]:
     return current_readings().key()
 
 
+_EXPLORE: ContextVar[tuple[str, ...]] = ContextVar("battlesight_explore", default=())
+
+
 @contextmanager
-def use(readings: Readings) -> Iterator[Readings]:
-    """Judge under `readings` until the block ends (nested blocks restore the outer one)."""
+def use(readings: Readings, explore: tuple[str, ...] = ()) -> Iterator[Readings]:
+    """Judge under `readings` until the block ends (nested blocks restore the outer one).
+    explore: the scopes whose other readings a drawing surface asks about too (`render
+    --readings all`: its judgement marks the lines another reading would change)."""
     token = _CURRENT.set(readings)
+    flag = _EXPLORE.set(tuple(explore))
     try:
         yield readings
     finally:
+        _EXPLORE.reset(flag)
         _CURRENT.reset(token)
+
+
+def exploring() -> tuple[str, ...]:
+    """The scopes whose other readings the surface under way asks about (none: only the
+    readings chosen)."""
+    return _EXPLORE.get()
 
 
 def parse_assignments(texts: list[str] | None) -> dict[str, str]:

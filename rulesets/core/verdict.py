@@ -124,6 +124,12 @@ class Verdict:
         pct = f"{round(100 * self.seen_share)}% seen"
         return f"{pct}, {self.cover_text}" if self.in_cover else f"{pct}, clear"
 
+    def outcome(self) -> tuple:
+        """What a player takes from the verdict: seen or not, the cover and the modifiers it
+        gives (another reading is reported when this changes, not when a share moves)."""
+        return (self.visible, self.cover_text,
+                tuple(tuple(sorted(m.to_dict().items())) for m in self.modifiers))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "observer": self.observer,

@@ -87,12 +87,12 @@ def add_reading_arguments(parser: argparse.ArgumentParser, every: bool = False) 
                                  "the verdict, and report those that change it")
 
 
-def chosen_readings(args: argparse.Namespace, ruleset: Ruleset) -> Readings:
-    """The `--reading` arguments as the scene system's readings; UsageError
+def chosen_readings(texts: list[str] | None, ruleset: Ruleset) -> Readings:
+    """The `--reading` arguments (ID=VALUE texts) as the scene system's readings; UsageError
     ('--reading: ...') for one that is malformed or that the system does not declare."""
     from battlesight.rulesets.core.readings import parse_assignments
 
     try:
-        return ruleset.choose_readings(parse_assignments(getattr(args, "reading", None)))
+        return ruleset.choose_readings(parse_assignments(texts))
     except ValueError as error:
         raise UsageError(f"--reading: {error}") from None

@@ -10,6 +10,7 @@ from typing import Any
 
 from battlesight.rulesets.core.game import Game
 from battlesight.rulesets.core.profiles import ProfileError
+from battlesight.rulesets.core.readings import use
 from battlesight.scenes import limits
 from battlesight.scenes.checks import line_of, plain
 from battlesight.scenes.errors import SceneError, SceneProblem
@@ -17,7 +18,7 @@ from battlesight.scenes.limits import MAX_SEED, shorten, shown
 from battlesight.scenes.output import to_json, write_outputs
 from battlesight.scenes.save import scene_to_yaml
 from battlesight.scenes.yamlread import read_yaml
-from battlesight.viewer.commands.arguments import int_in
+from battlesight.viewer.commands.arguments import add_reading_arguments, chosen_readings, int_in
 from battlesight.viewer.commands.common import (
     add_scene_argument,
     check_output_path,
@@ -40,6 +41,7 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--out", metavar="SCENE2", help="write the resulting scene here")
     parser.add_argument("--log", metavar="LOG", help="write the event log (JSON) here")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_reading_arguments(parser)
 
 
 def read_actions(path: str) -> tuple[list[dict[str, Any]], int | None]:
@@ -106,12 +108,21 @@ def _far_number(value: Any, key: str, line: int | None = None
     return None
 
 
-def play(scene_path: str, actions: list[dict[str, Any]], seed: int) -> tuple[Game, list[dict]]:
+def play(scene_path: str, actions: list[dict[str, Any]], seed: int,
+         readings: list[str] | None = None) -> tuple[Game, list[dict]]:
+    """The actions played in order on a game of the scene, under the readings given (`--reading`
+    texts): the game and one result per action."""
     scene, world = load(scene_path)
     try:
         game = Game(scene, scene.ruleset, seed, world=world)
     except (KeyError, ProfileError) as exc:
         raise UsageError(str(exc).strip("'\"")) from None
+    with use(chosen_readings(readings, game.ruleset)):
+        return game, _results(game, actions)
+
+
+def _results(game: Game, actions: list[dict[str, Any]]) -> list[dict]:
+    """Each action applied in turn: ok or refused with its reason and rule, and its events."""
     results = []
     for i, action in enumerate(actions, 1):
         try:
@@ -125,7 +136,7 @@ def play(scene_path: str, actions: list[dict[str, Any]], seed: int) -> tuple[Gam
         results.append({"index": i, "action": action, "ok": result.ok, "reason": result.reason,
                         "rule": result.rule, "where": game.where() if not game.over else "over",
                         "events": [e.seq for e in result.events]})
-    return game, results
+    return results
 
 
 def _check_writable(path: str | None, what: str) -> None:
@@ -142,7 +153,7 @@ def run(args) -> int:
     _check_writable(args.log, "--log")
     if args.out and args.log and Path(args.out).resolve() == Path(args.log).resolve():
         raise UsageError(f"--out and --log name the same file {args.out}")
-    game, results = play(args.scene, actions, seed)
+    game, results = play(args.scene, actions, seed, args.reading)
     files = {}  # every output is built whole before any is written, and printed after
     if args.out:
         files[args.out] = scene_to_yaml(game.board.scene)

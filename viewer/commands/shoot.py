@@ -8,7 +8,11 @@ from battlesight.rulesets.core.profiles import ProfileError
 from battlesight.rulesets.core.ruling import cover_value_text
 from battlesight.rulesets.core.standard import STANDARD_LABEL
 from battlesight.scenes.limits import MAX_SAMPLES, MIN_SAMPLES
-from battlesight.viewer.commands.arguments import int_in
+from battlesight.viewer.commands.arguments import (
+    add_reading_arguments,
+    chosen_readings,
+    int_in,
+)
 from battlesight.viewer.commands.common import add_scene_argument, load, print_json, table
 from battlesight.viewer.errors import UsageError
 
@@ -30,11 +34,13 @@ def add_parser(sub, name: str) -> None:
                         help="silhouette samples per sight line (default: the sight verdict's "
                              "own, as `los` uses, so both give the same answer)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_reading_arguments(parser, every=True)
 
 
 def run(args) -> int:
     scene, world = load(args.scene)
     field = Battlefield(scene, world)
+    chosen = chosen_readings(args.reading, field.ruleset)
     try:
         board = field.board
     except (KeyError, ProfileError) as exc:
@@ -50,7 +56,8 @@ def run(args) -> int:
                              f"{', '.join(carried) or 'none'}")
     try:
         report = field.shoot(args.unit, args.target, weapon=args.weapon, moved=args.moved,
-                             samples=args.samples)
+                             samples=args.samples, readings=chosen,
+                             all_readings=args.readings == "all")
     except NotImplementedError:
         raise UsageError(f"ruleset {field.ruleset.id} has no shooting analysis yet") from None
     if args.json:
@@ -163,4 +170,44 @@ def format_report(r: dict) -> str:
     if r["firers"] or r["targets"]:
         parts.append(f"expected unsaved wounds: {r['expected_unsaved']:.3f}" + (
             f"; expected damage: {r['expected_damage']:.3f}" if "expected_damage" in r else ""))
+    if "readings" in r:
+        parts.append(readings_text(r))
     return "\n\n".join(parts)
+
+
+def _changes(before: dict, after: dict) -> str:
+    """What another reading changes in a report, in a few words: firers, target models' sight
+    and cover, the expected unsaved wounds."""
+    out = []
+    if before["eligible"] != after["eligible"]:
+        out.append("may shoot" if after["eligible"] else f"cannot shoot: {after['reason']}")
+    firers = {(f["model"], f.get("weapon")): f for f in before["firers"]}
+    for f in after["firers"]:
+        was = firers.get((f["model"], f.get("weapon")))
+        if was is not None and (was["can_fire"], was.get("shots")) != (f["can_fire"],
+                                                                        f.get("shots")):
+            fires = f"fires {f.get('shots', '')}".strip() if f["can_fire"] else "cannot fire"
+            out.append(f"{f['model']} {fires}")
+    targets = {t["model"]: t for t in before["targets"]}
+    for t in after["targets"]:
+        was = targets.get(t["model"])
+        if was is None:
+            continue
+        if was["visible"] != t["visible"]:
+            out.append(f"{t['model']} {'seen' if t['visible'] else 'unseen'}")
+        elif cover_text(was["cover"]) != cover_text(t["cover"]):
+            out.append(f"{t['model']} cover {cover_text(was['cover'])} -> "
+                       f"{cover_text(t['cover'])}")
+    if before["expected_unsaved"] != after["expected_unsaved"]:
+        out.append(f"expected unsaved {before['expected_unsaved']:.3f} -> "
+                   f"{after['expected_unsaved']:.3f}")
+    return "; ".join(out) or "the odds of a model"
+
+
+def readings_text(r: dict) -> str:
+    """The `--readings all` table: each reading that changes the attack, and how."""
+    if not r["readings"]:
+        return "readings: no other reading of an ambiguous rule changes this attack"
+    rows = [[f"{e['reading']}={e['value']}", e["rule"], _why(_changes(r, e["verdict"]))]
+            for e in r["readings"]]
+    return "readings that change the attack\n" + table(rows, ["reading", "rule", "what changes"])
