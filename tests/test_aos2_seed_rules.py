@@ -3,6 +3,8 @@ each model where, and facing the way, the player puts it."""
 
 from __future__ import annotations
 
+import json
+
 from battlesight.scenes.loader import load_scene
 from battlesight.viewer.cli import main
 
@@ -65,3 +67,123 @@ def test_a_run_cut_short_by_its_roll_keeps_the_facing(tmp_path, capsys):
     for m in ("a-1", "a-2"):
         assert 12.0 < models[m].at[1] <= 17.0 + 1e-6 and models[m].facing == 270
 
+
+
+# ---- garrisons in `shoot` -----------------------------------------------------------------
+
+#: two archers garrison a building; an archer 17.5" from the building (20.3" from the roof)
+GARRISON = """\
+format: 1
+ruleset: aos2
+table: [72, 48]
+terrain:
+  - {id: keep, type: box, at: [40, 30], size: [6, 6, 4], garrison: true}
+units:
+  - {id: g, player: 2, profile: archers, garrison: keep}
+  - {id: s, player: 1, profile: archers}
+models:
+  - {id: g-1, unit: g, at: [39, 30], base: 32, height: 1.5, profile: archer}
+  - {id: g-2, unit: g, at: [41, 30], base: 32, height: 1.5, profile: archer}
+  - {id: s-1, unit: s, at: [40, 8.87], base: 32, height: 1.5, profile: archer}
+"""
+
+
+def _shoot(capsys, path, unit, target) -> dict:
+    assert main(["shoot", str(path), "--unit", unit, "--target", target, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_shoot_sees_and_measures_a_garrison_through_its_feature(tmp_path, capsys):
+    # Seed, 驻军 (garrisons, aos2 §5.3 / §6.4 of the digest): range and visibility to a
+    # garrison are measured to and from its terrain feature; it counts as in cover and
+    # missile attacks on it are at -1 to hit. `shoot` reads the scene's garrison as `play`
+    # starts its game with it (one function, attacks.scene_garrisons).
+    path = write_scene(tmp_path, GARRISON)
+    report = _shoot(capsys, path, "s", "g")
+    (line,) = report["firers"]
+    assert report["eligible"] and line["can_fire"] and abs(line["distance"] - 17.5) < 1e-3
+    assert line["need_hit"] == 4 and line["need_save"] == 4  # bow 3+ -1; save 5+ in cover
+    names = {(m["name"], m["rule"]) for t in report["targets"] for m in t["modifiers"]}
+    assert ("garrisoned target", "aos2 §5.3") in names
+    assert all(t["cover"]["kind"] == "garrison" and t["cover"]["source"] == "keep"
+               for t in report["targets"])
+    g = game(load_scene(path), seed=_first_turn_seed(path))
+    from battlesight.rulesets.aos2 import actions, attacks
+
+    played = attacks.analyse(g.board, "s", "g", actions._ctx(g, "g", True)).to_dict()
+    assert played["firers"][0]["exact"] == line["exact"]  # the same odds in play
+    back = _shoot(capsys, path, "g", "s")  # the garrison shoots from its feature
+    assert back["eligible"] and all(abs(f["distance"] - 17.5) < 1e-3 for f in back["firers"])
+
+
+# ---- the priority winner's choice ---------------------------------------------------------
+
+
+def test_the_priority_winner_chooses_who_goes_first(tmp_path):
+    # Seed @7508 (战斗轮次): "每个战斗轮次开始时, 玩家必须先掷骰拼点, 胜者决定哪方先攻" -- at the
+    # start of each battle round the players roll off and the winner decides who goes first.
+    path = write_scene(tmp_path, SCENE)
+    g = game(load_scene(path), seed=_first_turn_seed(path))
+    from battlesight.rulesets.core.state import game_state
+
+    assert g.active_player == 1 and game_state(g)["cp"] == {1: 1}
+    wrong = g.apply({"do": "priority", "player": 2, "first": 2})
+    assert not wrong.ok and "player 1 won the priority roll" in wrong.reason
+    assert not g.apply({"do": "priority", "first": 3}).ok
+    chosen = g.apply({"do": "priority", "first": 2})
+    assert chosen.ok and g.active_player == 2 and g.turn_order == [2, 1]
+    assert game_state(g)["cp"] == {1: 0, 2: 1}  # the hero phase begun for player 1 is undone
+    assert [e.kind for e in chosen.events][:2] == ["priority_choice", "turn_start"]
+    again = g.apply({"do": "priority", "first": 1})
+    assert not again.ok and "right after the priority roll" in again.reason
+    keep = game(load_scene(path), seed=_first_turn_seed(path))
+    assert keep.apply({"do": "priority", "first": 1}).ok and keep.active_player == 1
+    late = game(load_scene(path), seed=_first_turn_seed(path))
+    late.apply({"do": "next"})
+    assert not late.apply({"do": "priority", "first": 2}).ok  # the choice is made first
+
+
+# ---- a charge need not name its target before the roll ------------------------------------
+
+#: a charging unit 8" from one enemy unit and 10.5" from another
+CHARGE = """\
+format: 1
+ruleset: aos2
+table: [48, 48]
+models:
+  - {id: a-1, unit: a, player: 1, at: [20, 6], base: 32, height: 1.6, facing: 0}
+  - {id: n-1, unit: near, player: 2, at: [20, 15.26], base: 32, height: 1.6, facing: 180}
+  - {id: f-1, unit: far, player: 2, at: [28, 15.2], base: 32, height: 1.6, facing: 180}
+"""
+
+
+def test_a_charge_chooses_its_target_after_the_2d6(tmp_path):
+    # Seed @13737 (冲锋阶段): "请挑选符合条件的单位, 进行一次 D6 掷骰来决定冲锋距离 该单位中的每个
+    # 模型可移动与冲锋掷骰结果相同数量的英寸数" -- pick an eligible unit, roll its charge distance
+    # (2D6 per the digest) and move each model up to the roll: no target is named before it.
+    path = write_scene(tmp_path, CHARGE)
+    from battlesight.rulesets.aos2 import rules
+
+    seen = set()
+    for seed in range(80):
+        g = game(load_scene(path), seed=seed)
+        if g.active_player != 1:
+            continue
+        while g.phase.name != "charge":
+            assert g.apply({"do": "next"}).ok
+        gaps = {u: g.board.unit_gap("a", u, "3d") for u in ("near", "far")}
+        result = g.apply({"do": "charge", "unit": "a", "targets": ["far", "near"]})
+        assert result.ok, result.reason
+        (event,) = [e for e in result.events if e.kind == "charge"]
+        roll = sum(event.data["dice"])
+        reach = [u for u in ("far", "near") if rules.charge_succeeds(roll, gaps[u])]
+        assert event.data["chosen_after_roll"] and event.data["success"] == bool(reach)
+        assert event.data["target"] == (reach[0] if reach else "far")
+        seen.add(event.data["target"] if reach else None)
+    assert {"far", "near", None} <= seen  # the roll decided: the far unit, the near one, none
+    g = game(load_scene(path), seed=_first_turn_seed(path))
+    while g.phase.name != "charge":
+        g.apply({"do": "next"})
+    bad = g.apply({"do": "charge", "unit": "a", "targets": "near"})
+    assert not bad.ok and "'targets'" in bad.reason
+    assert not g.apply({"do": "charge", "unit": "a", "targets": ["a"]}).ok
