@@ -3,10 +3,13 @@ every other model), what hides the rest, and the ruleset's verdict (`Ruleset.jud
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.profiles import STANDARD_LABEL, profile_label
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
+from battlesight.viewer.commands.arguments import add_reading_arguments, chosen_readings
 from battlesight.viewer.commands.common import (
     add_scene_argument,
     load,
@@ -15,6 +18,7 @@ from battlesight.viewer.commands.common import (
     table,
 )
 from battlesight.viewer.errors import UsageError
+from battlesight.viewer.unit_matrix import all_pairs, unit_matrix
 
 from battlesight.api import Battlefield
 
@@ -30,19 +34,21 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--to", dest="target", metavar="B",
                         help="target model id (default: every other model)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_reading_arguments(parser, every=True)
 
 
 def run(args) -> int:
     scene, world = load(args.scene)
+    args.chosen = chosen_readings(args.reading, Battlefield(scene, world).ruleset)
     if args.all:
         if args.target is not None:
             raise UsageError("--to goes with --from, not --all")
-        ids = [m.id for m in scene.models if m.id in world.models]
-        reports = los_reports(scene, world, [(a, b) for a in ids for b in ids if a != b])
+        reports = los_reports(scene, world, all_pairs(scene, world), args.chosen,
+                              every=args.readings == "all")
         if args.json:
             print_json(reports)
         else:
-            print(format_matrix(scene, reports))
+            print(format_matrix(scene, reports) + format_readings(reports))
         return 0
     require_model(scene, args.observer)
     if args.target is not None:
@@ -52,23 +58,36 @@ def run(args) -> int:
         targets = [args.target]
     else:
         targets = [m.id for m in scene.models if m.id != args.observer]
-    reports = los_reports(scene, world, [(args.observer, t) for t in targets])
+    reports = los_reports(scene, world, [(args.observer, t) for t in targets], args.chosen,
+                          every=args.readings == "all")
     if args.json:
         print_json(reports[0] if args.target is not None else reports)
     else:
-        print(format_reports(args.observer, reports))
+        print(format_reports(args.observer, reports) + format_readings(reports))
     return 0
 
 
-def los_reports(scene: Scene, world: World, pairs: list[tuple[str, str]]) -> list[dict]:
+def los_reports(scene: Scene, world: World, pairs: list[tuple[str, str]],
+                readings: Mapping[str, str] | None = None, every: bool = False) -> list[dict]:
     """One JSON-ready report per (observer, target) pair from one call of the ruleset's
     judgement (`Battlefield.judge_many`): the plain ray cast from the eye at the whole target
     (visible, visible_fraction, blockers, through, rays, samples: geometry, nothing skipped),
     base distances (the system's own first), and the rule's verdict under `verdict`
     (visible by the rule, seen_share that counts, geometric_share, cover, reason, rule,
-    modifiers)."""
+    modifiers), judged under `readings`. every: add `readings` to each report, the verdicts
+    another reading of an ambiguous rule would change (`Battlefield.judge_readings`)."""
     field = Battlefield(scene, world)
-    return [report(field, v) for v in field.judge_many(list(pairs))]
+    if not every:
+        return [report(field, v) for v in field.judge_many(list(pairs), readings=readings)]
+    verdicts, others = field.judge_readings(list(pairs), readings=readings)
+    out = []
+    for verdict, changed in zip(verdicts, others, strict=True):
+        data = report(field, verdict)
+        data["readings"] = [{**entry, "verdict": {"system": field.scene.ruleset,
+                                                  **entry["verdict"].to_dict()}}
+                            for entry in changed]
+        out.append(data)
+    return out
 
 
 def report(field: Battlefield, verdict: Verdict) -> dict:
@@ -109,35 +128,36 @@ def format_reports(observer: str, reports: list[dict]) -> str:
 
 def format_matrix(scene: Scene, reports: list[dict]) -> str:
     """Unit against unit: how many of the target unit's models some model of the observing
-    unit sees by the rules, and the cover the seen ones have most often."""
-    unit_of = {m.id: m.unit or m.id for m in scene.models}
-    units = list(dict.fromkeys(unit_of[r["observer"]] for r in reports))
-    size = {u: sum(1 for m in scene.models if (m.unit or m.id) == u) for u in units}
-    seen: dict[tuple[str, str], set[str]] = {}
-    covers: dict[tuple[str, str], dict[str, str]] = {}
-    for r in reports:
-        key = (unit_of[r["observer"]], unit_of[r["target"]])
-        seen.setdefault(key, set())
-        if r["verdict"]["visible"]:
-            seen[key].add(r["target"])
-            if r["verdict"]["cover_text"]:
-                covers.setdefault(key, {})[r["target"]] = r["verdict"]["cover_text"]
-    rows = []
-    for a in units:
-        cells = []
-        for b in units:
-            if a == b:
-                cells.append("-")
-                continue
-            n = len(seen.get((a, b), ()))
-            texts = list(covers.get((a, b), {}).values())
-            common = max(set(texts), key=texts.count) if texts else ""
-            cells.append(f"{n}/{size[b]}" + (f" {common}" if common else ""))
-        rows.append([a, *cells])
+    unit sees by the rules, and the cover the seen ones have most often (the cells
+    `render --matrix` draws: `unit_matrix`)."""
+    units, cells = unit_matrix(scene, [r["verdict"] for r in reports])
+    rows = [[a, *("-" if a == b else cells[(a, b)].text for b in units)] for a in units]
     return (f"who sees whom ({scene.ruleset}, {len(reports)} ordered pairs judged)\n"
             + table(rows, ["observer \\ target", *units])
             + "\neach cell: the target unit's models some model of the observing unit sees by "
               "the rules, and the cover most of them have; `--from MODEL` gives the detail")
+
+
+def format_readings(reports: list[dict]) -> str:
+    """The `--readings all` lines: each verdict another reading changes, with the reading,
+    its rule and what the verdict becomes ('' without --readings all)."""
+    if not any("readings" in r for r in reports):
+        return ""
+    rows = [[f"{r['observer']} -> {r['target']}", f"{e['reading']}={e['value']}", e["rule"],
+             _verdict_text(r["verdict"]), _verdict_text(e["verdict"])]
+            for r in reports for e in r.get("readings", ())]
+    if not rows:
+        return "\n\nreadings: no other reading of an ambiguous rule changes these verdicts"
+    return ("\n\nreadings that change a verdict\n"
+            + table(rows, ["pair", "reading", "rule", "default", "under the reading"]))
+
+
+def _verdict_text(verdict: dict) -> str:
+    """A verdict in a few words: seen or not, and its cover."""
+    if not verdict["visible"]:
+        return "no sight"
+    cover = verdict["cover_text"]
+    return f"sees, {cover}" if cover else "sees, no cover"
 
 
 def _cover_text(verdict: dict) -> str:
