@@ -137,3 +137,26 @@ def test_group_must_be_a_name(tmp_path, capsys):
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"{path}:{line_of(path, 'group: 3')}: terrain[box-0].group: must be a non-empty" in err
+
+
+def test_group_is_one_feature_for_aos2_cover(tmp_path):
+    """aos2 §5.1: a unit wholly within a feature; a model across two shapes of one group is
+    within that feature, across two loose pieces it is within neither."""
+    text = """\
+format: 1
+ruleset: aos2
+table: [72, 48]
+terrain:
+  - {id: floor-a, type: area, polygon: [[30, 20], [34, 20], [34, 26], [30, 26]], group: ruin}
+  - {id: floor-b, type: area, polygon: [[34, 20], [38, 20], [38, 26], [34, 26]], group: ruin}
+  - {id: loose-a, type: area, polygon: [[50, 20], [54, 20], [54, 26], [50, 26]]}
+  - {id: loose-b, type: area, polygon: [[54, 20], [58, 20], [58, 26], [54, 26]]}
+models:
+  - {id: shooter, player: 1, at: [34, 5]}
+  - {id: grouped, player: 2, at: [34, 23]}
+  - {id: loose, player: 2, at: [54, 23]}
+"""
+    bf = battlesight.load(write_scene(tmp_path, text))
+    grouped, loose = bf.judge("shooter", "grouped"), bf.judge("shooter", "loose")
+    assert grouped.cover.in_cover and grouped.cover.source == "ruin"
+    assert not loose.cover.in_cover

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import shapely
 from battlesight.geometry import planar
 from battlesight.rulesets.core.measure import Outline
 from battlesight.rulesets.core.ruling import Cover
@@ -49,7 +50,7 @@ def gives_cover(entry: Any) -> bool:
     return value and len(entry.geometry.footprint) >= 3
 
 
-def wholly_within(outline: Outline, foot: np.ndarray) -> bool:
+def wholly_within(outline: Outline, foot: planar.PolygonLike) -> bool:
     """The whole base inside the footprint (far edge in), or any part of it (nearest edge in)
     under reading aos2.5 'nearest-edge'."""
     inside = planar.covers(outline.polygon(48), foot)
@@ -64,11 +65,22 @@ def gap_to_piece(outline: Outline, foot: np.ndarray) -> float:
 
 
 def feature_of(board: Board, model: str) -> str | None:
-    """A feature the model is wholly on or within (None if none)."""
+    """A feature the model is wholly on or within (None if none): one piece, else a `group` of
+    shapes that make one feature together (a ruin's footprint and its walls), by group name."""
     o = board.outline(model)
+    groups: dict[str, list[np.ndarray]] = {}
     for entry in board.world.terrain.values():
-        if gives_cover(entry) and wholly_within(o, np.asarray(entry.geometry.footprint)):
+        if not gives_cover(entry):
+            continue
+        foot = np.asarray(entry.geometry.footprint)
+        if wholly_within(o, foot):
             return entry.id
+        if isinstance(entry.data.get("group"), str):
+            groups.setdefault(entry.data["group"], []).append(foot)
+    for name, feet in groups.items():
+        if len(feet) > 1 and wholly_within(o, shapely.union_all([planar.shape(f)
+                                                                  for f in feet])):
+            return name
     return None
 
 
