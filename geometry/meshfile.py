@@ -12,8 +12,13 @@ coordinates exactly as stored, without converting. So:
   exported there and loaded back here keeps its coordinates. Exporting with trimesh directly
   would write z-up numbers into a y-up format: such a file loads back lying on its side.
 
-Units: the numbers in the file are taken as inches (scale them with mesh_terrain's scale or
-mesh_volume's height).
+Units: the numbers in the file are in `units` (UNITS: mm, cm, m or in; inches unless told),
+times `scale`; `inches_per_unit` turns the two into the one factor the builders take.
+
+Big files are read with the processing they need and no more: trimesh loads without merging
+vertices or repairing (process=False: a 1M-face STL loads in a fraction of a second instead of
+seconds), and a terrain piece's outline and storeys are found once per file, scale and axis
+(`geometry.outline`, `geometry.floors`).
 """
 
 from __future__ import annotations
@@ -24,24 +29,31 @@ import os
 import struct
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 import numpy as np
 import trimesh
 
+from .floors import find_floors
+from .outline import largest_ring, plan_outline
 from .primitives import (
     ArrayLike,
     BuildInputError,
     concatenate_labeled,
     make_mesh,
+    to_table,
     transform,
     z_rotation,
 )
-from .planar import convex_hull
 from .types import TerrainGeometry
 
-__all__ = ["MeshFileError", "export_glb", "load_mesh_file", "mesh_terrain", "split_parts"]
+__all__ = ["UNITS", "MeshFileError", "export_glb", "inches_per_unit", "load_mesh_file",
+           "mesh_extents", "mesh_footprint", "mesh_terrain", "reading", "split_parts"]
 
 GLTF_SUFFIXES = (".glb", ".gltf")
+#: Inches per file unit of each `units` name; DEFAULT_UNITS when a scene gives none.
+UNITS = {"mm": 1.0 / 25.4, "cm": 1.0 / 2.54, "m": 1.0 / 0.0254, "in": 1.0}
+DEFAULT_UNITS = "in"
 SUPPORTED_SUFFIXES = (".glb", ".gltf", ".obj", ".stl", ".ply")
 
 #: +90 degrees about x: a y-up file's (x, y, z) -> z-up (x, -z, y).
@@ -97,7 +109,7 @@ def _check_bytes(path: str, suffix: str, size: int) -> None:
 def _read_mesh(path: str, suffix: str, y_up: bool) -> tuple[trimesh.Trimesh, np.ndarray,
                                                            tuple[str, ...]]:
     try:
-        scene = trimesh.load(path, force="scene")
+        scene = trimesh.load(path, force="scene", process=False)
     except Exception as exc:  # trimesh raises many kinds on bad files: all mean "not a mesh"
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
         raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()} ({why})") from None
@@ -142,6 +154,14 @@ def load_mesh_file(
     Raises FileNotFoundError, ValueError for an unsupported suffix, or MeshFileError for a file
     that is not a usable mesh (empty, truncated, a Git LFS pointer, garbage, no triangles).
     """
+    mesh, face_part, names = _cached(path, y_up)[1]
+    return mesh.copy(), face_part.copy(), names
+
+
+def _cached(path: str | os.PathLike, y_up: bool | None
+            ) -> tuple[tuple, tuple[trimesh.Trimesh, np.ndarray, tuple[str, ...]]]:
+    """(cache key, the cached (mesh, face_part, names)) of a file: read once, never modified
+    (callers copy or transform it)."""
     suffix = _suffix(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"mesh file not found: {os.fspath(path)!r}")
@@ -156,8 +176,38 @@ def load_mesh_file(
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     _cache.move_to_end(key)
-    mesh, face_part, names = _cache[key]
-    return mesh.copy(), face_part.copy(), names
+    return key, _cache[key]
+
+
+def clear_cache() -> None:
+    """Forget every file read (the benchmark times a cold read)."""
+    _cache.clear()
+    _local_plan.cache_clear()
+
+
+def mesh_extents(path: str | os.PathLike, *, y_up: bool | None = None) -> np.ndarray:
+    """(3,) size of a mesh file along x, y and z (z-up, file units), from the cached read."""
+    mesh = _cached(path, y_up)[1][0]
+    return np.ptp(np.asarray(mesh.vertices), axis=0)
+
+
+def reading(units: str | None = None, up: str | None = None,
+            scale: float | None = None) -> tuple[float, bool | None]:
+    """(inches per file unit, y_up) of a scene's ``units``, ``up`` ('z' or 'y'; None: the
+    file format's own axis) and ``scale``."""
+    return inches_per_unit(units, 1.0 if scale is None else float(scale)), (
+        None if up is None else up == "y")
+
+
+def inches_per_unit(units: str | None = None, scale: float = 1.0) -> float:
+    """The factor from file numbers to inches: UNITS[units] (DEFAULT_UNITS when None) times
+    scale. Raises BuildInputError for an unknown unit or a scale that is not positive."""
+    name = DEFAULT_UNITS if units is None else units
+    if name not in UNITS:
+        raise BuildInputError("units", f"units must be one of {', '.join(UNITS)}, got {units!r}")
+    if not (math.isfinite(scale) and scale > 0):
+        raise BuildInputError("scale", f"mesh scale must be a positive number, got {scale!r}")
+    return UNITS[name] * scale
 
 
 def export_glb(
@@ -209,6 +259,36 @@ def split_parts(
     return out
 
 
+def _centring(mesh: trimesh.Trimesh, scale: float) -> np.ndarray:
+    """4x4 matrix: scaled, its plan bounding-box centre on the origin, its lowest point at 0."""
+    lo, hi = mesh.bounds
+    centre = 0.5 * (lo[:2] + hi[:2])
+    m = np.diag([scale, scale, scale, 1.0])
+    m[:3, 3] = [-scale * centre[0], -scale * centre[1], -scale * lo[2]]
+    return m
+
+
+@lru_cache(maxsize=64)
+def _local_plan(key: tuple, scale: float) -> tuple[np.ndarray, tuple[float, ...]]:
+    """The outline ring (k, 2) and storeys of a cached file placed at the origin (`_centring`),
+    once per file and scale."""
+    mesh = _cache[key][0] if key in _cache else None
+    if mesh is None:  # evicted since: read it again
+        mesh = _cached(key[0], key[3])[1][0]
+    centred = transform(mesh, _centring(mesh, scale))
+    ring = largest_ring(plan_outline(centred.vertices, centred.faces))
+    return ring, find_floors(centred.vertices, centred.faces)
+
+
+def mesh_footprint(path: str | os.PathLike, at: ArrayLike, rotation: float = 0.0,
+                   scale: float = 1.0, *, y_up: bool | None = None) -> np.ndarray:
+    """(k, 2) counter-clockwise footprint of a mesh piece on the table, as mesh_terrain gives
+    it (the largest part of its true plan outline, see geometry.outline)."""
+    key = _cached(path, y_up)[0]
+    ring, _ = _local_plan(key, float(scale))
+    return to_table(ring, at, rotation) if len(ring) else ring
+
+
 def mesh_terrain(
     path: str | os.PathLike,
     at: ArrayLike,
@@ -217,20 +297,19 @@ def mesh_terrain(
     *,
     y_up: bool | None = None,
 ) -> TerrainGeometry:
-    """A terrain piece from a mesh file: scaled by `scale`, its plan bounding-box centre on at,
-    its lowest point on the table, turned by rotation about at.
+    """A terrain piece from a mesh file: scaled by `scale` (inches per file unit, see
+    `inches_per_unit`), its plan bounding-box centre on at, its lowest point on the table,
+    turned by rotation about at.
 
     solid: every part of the file in one mesh (taken as stored: closed only if the file is);
-    stand: the same mesh; footprint: CCW convex hull of the placed mesh in plan.
+    stand: the same mesh (the world builds one BVH for both); floors: its storeys
+    (geometry.floors, () for a rock or a hill); footprint: the largest part of its true plan
+    outline (geometry.outline: union of the triangles seen from above, holes dropped).
     """
     if not (math.isfinite(scale) and scale > 0):
         raise BuildInputError("scale", f"mesh scale must be a positive number, got {scale!r}")
-    mesh, _, _ = load_mesh_file(path, y_up=y_up)
-    lo, hi = mesh.bounds
-    centre = 0.5 * (lo[:2] + hi[:2])
-    m = np.diag([scale, scale, scale, 1.0])
-    m[:3, 3] = [-scale * centre[0], -scale * centre[1], -scale * lo[2]]
-    placed = transform(mesh, z_rotation(rotation, at) @ m)
-    return TerrainGeometry(
-        solid=placed, stand=placed, footprint=convex_hull(placed.vertices[:, :2])
-    )
+    key, (mesh, _, _) = _cached(path, y_up)
+    placed = transform(mesh, z_rotation(rotation, at) @ _centring(mesh, scale))
+    ring, floors = _local_plan(key, float(scale))
+    footprint = to_table(ring, at, rotation) if len(ring) else ring
+    return TerrainGeometry(solid=placed, stand=placed, floors=floors, footprint=footprint)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import trimesh
 
 from .meshfile import load_mesh_file
+from .partnames import part_label
 from .primitives import (
     box,
     concatenate_labeled,
@@ -32,15 +34,19 @@ __all__ = [
     "base_radii",
     "cylinder_volume",
     "humanoid_volume",
+    "mesh_model",
     "mesh_volume",
     "part_label",
 ]
 
 BASE_THICKNESS = 0.12  # inches
 BASE_SEGMENTS = 32
-EXCLUDABLE = ("weapon", "banner", "antenna", "wing", "tail", "base")
-BODY_PARTS = ("head", "torso", "legs", "arms", "body")
-_ALIASES = {"leg": "legs", "arm": "arms", "hand": "arms", "chest": "torso"}
+#: The bottom of a mesh model measured for its base size, inches (1.5 mm).
+BASE_SLAB = 0.06
+#: A measured base is round when along and across differ by at most this share.
+BASE_ROUND_SHARE = 0.05
+#: A mesh's lowest slab is the given base when both sizes are within this share of it.
+BASE_MATCH_SHARE = 0.2
 NOT_HEIGHT = ("banner", "antenna")  # parts left out when measuring a mesh's height
 FRONTS = {"+y": 0.0, "-y": 180.0, "+x": 90.0, "-x": -90.0}
 
@@ -168,87 +174,118 @@ def humanoid_volume(
     return ModelVolume(mesh, face_part, names, _head_eye(head_c, head_r, eye_z))
 
 
-def part_label(name: str) -> str:
-    """Canonical part label of a mesh node name: one of EXCLUDABLE when the name contains it
-    (weapon, banner, antenna, wing, tail, base, in that order), else a body part named in it
-    (head, torso, legs, arms, body; leg/arm/hand/chest count), else 'body'."""
-    low = name.lower()
-    for key in EXCLUDABLE + BODY_PARTS:
-        if key in low:
-            return key
-    for alias, label in _ALIASES.items():
-        if alias in low:
-            return label
-    return "body"
+@dataclass(frozen=True)
+class MeshModel:
+    """A model volume made from a mesh file, with the sizes found on it.
+
+    height: bottom of the base to the top of the parts other than NOT_HEIGHT, inches.
+    base_mm: the base as the scene format writes it (a round diameter, or [along, across]),
+    millimetres: the one given, else measured on the mesh's base.
+    own_base: whether the base is the mesh's own (a part labelled base, or its lowest slab),
+    rather than a disc added under it.
+    """
+
+    volume: ModelVolume
+    height: float
+    base_mm: float | tuple[float, float]
+    own_base: bool
 
 
-def mesh_volume(
+def _base_size(plan: np.ndarray) -> float | tuple[float, float]:
+    """A base size in mm from the plan points (k, 2) of a base (model frame, facing +y): one
+    diameter when along and across differ by at most BASE_ROUND_SHARE, else (along, across)."""
+    across, along = (np.ptp(plan, axis=0) * MM_PER_INCH).tolist()
+    if abs(along - across) <= BASE_ROUND_SHARE * max(along, across):
+        return round(0.5 * (along + across), 1)
+    return round(along, 1), round(across, 1)
+
+
+def _matches(found: float | tuple[float, float], given: float | Sequence[float]) -> bool:
+    """Whether a measured base is the given one, within BASE_MATCH_SHARE on both axes."""
+    f = np.broadcast_to(np.asarray(found, dtype=float), (2,))
+    g = np.broadcast_to(np.asarray(given, dtype=float), (2,))
+    return bool(np.all(np.abs(f - g) <= BASE_MATCH_SHARE * g))
+
+
+def mesh_model(
     path: str | os.PathLike,
-    base: float | Sequence[float],
+    base: float | Sequence[float] | None = None,
     height: float | None = None,
     eye: float | None = None,
     *,
     front: str = "-y",
     y_up: bool | None = None,
-) -> ModelVolume:
-    """A model volume from a mesh file (see geometry.meshfile for the up axis).
+    scale: float = 1.0,
+    parts: Mapping[str, str] | None = None,
+) -> MeshModel:
+    """A model volume from a mesh file, at the file's own size (see geometry.meshfile for the
+    up axis; scale: inches per file unit, from the scene's ``units`` and ``scale``).
 
     - front: where the model looks in the file once z-up: '-y' (default: a glTF asset facing
       +Z, or a z-up model seen from Blender's front view), '+y', '+x' or '-x'; it is turned to
       face +y.
-    - parts: labelled by part_label(node name); faces keep their file order.
-    - placed with its lowest point at z = 0, centred in plan on its 'base' part when it has one,
-      else on its plan bounding box.
-    - height (when given): uniform scale so that the top of the parts other than NOT_HEIGHT
-      (banner, antenna) is at height; otherwise the file's units are taken as inches.
-    - no 'base' part: a base disc (BASE_THICKNESS, from `base`) is added and the figure stands
-      on it (scaled to height - BASE_THICKNESS when height is given).
+    - parts: labelled by geometry.partnames.part_label(node name, parts); faces keep their file
+      order.
+    - its base: the part labelled 'base' when there is one; else its lowest slab (the faces
+      wholly within BASE_THICKNESS of its bottom, measured on the bottom BASE_SLAB), unless
+      `base` is given and that slab is not that size (BASE_MATCH_SHARE): then the mesh has no
+      base of its own and a disc of `base` (BASE_THICKNESS) is added under it. base_mm is
+      `base`, else the plan size of the base (along the facing, across; round when within
+      BASE_ROUND_SHARE).
+    - placed with its lowest point at z = 0, centred in plan on its base.
+    - height: the file's own (times scale); when given, a uniform scale so that the top of the
+      parts other than NOT_HEIGHT (banner, antenna) is at height.
     - eye at `eye` (default: the head's centre height, or 0.9 * height without a head), inside
       the head 0.6 of the way from its centre to its front when there is a 'head' part, else on
       the axis.
     """
     if front not in FRONTS:
         raise ValueError(f"front must be one of {sorted(FRONTS)}, got {front!r}")
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"mesh scale must be a positive number, got {scale!r}")
     if height is not None:
         _check_height(height, eye)
+    if base is not None:
+        base_radii(base)  # refuses a bad base before any work
     mesh, face_part, names = load_mesh_file(path, y_up=y_up)
-    labels = [part_label(n) for n in names]
+    labels = [part_label(n, parts) for n in names]
     canon = tuple(dict.fromkeys(labels))
     face_part = np.array([canon.index(label) for label in labels], dtype=np.int64)[face_part]
-    mesh = transform(mesh, z_rotation(FRONTS[front]))
-    verts = np.asarray(mesh.vertices)
-
-    def part_vertices(label: str) -> np.ndarray:
-        if label not in canon:
-            return np.zeros((0, 3))
-        return verts[np.unique(mesh.faces[face_part == canon.index(label)])]
-
-    has_base = "base" in canon
-    plan_ref = part_vertices("base") if has_base else verts
-    centre = 0.5 * (plan_ref[:, :2].min(axis=0) + plan_ref[:, :2].max(axis=0))
-    measured = [i for i, n in enumerate(canon) if n not in NOT_HEIGHT]
-    body_verts = verts[np.unique(mesh.faces[np.isin(face_part, measured)])]
+    mesh = transform(mesh, np.diag([scale, scale, scale, 1.0]) @ z_rotation(FRONTS[front]))
+    verts, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
     z0 = float(verts[:, 2].min())
-    top = float(body_verts[:, 2].max()) - z0
-    lift = 0.0 if has_base else BASE_THICKNESS
-    scale = 1.0
+    own_base = "base" in canon
+    if own_base:
+        base_plan = verts[np.unique(faces[face_part == canon.index("base")])][:, :2]
+    else:
+        base_plan = verts[verts[:, 2] <= z0 + BASE_SLAB][:, :2]
+        slab = verts[faces][:, :, 2].max(axis=1) <= z0 + BASE_THICKNESS
+        own_base = base is None or _matches(_base_size(base_plan), base)
+        if own_base and slab.any():
+            face_part = np.where(slab, len(canon), face_part)
+            canon = (*canon, "base")
+    centre = 0.5 * (base_plan.min(axis=0) + base_plan.max(axis=0))
+    measured = [i for i, n in enumerate(canon) if n not in NOT_HEIGHT]
+    top = float(verts[np.unique(faces[np.isin(face_part, measured)])][:, 2].max()) - z0
+    lift = 0.0 if own_base else BASE_THICKNESS
+    k = 1.0
     if height is not None:
-        scale = (float(height) - lift) / top
-        if scale <= 0:
+        k = (float(height) - lift) / top
+        if k <= 0:
             raise ValueError(f"model height {height} leaves no room above the base")
-    m = np.diag([scale, scale, scale, 1.0])
-    m[:3, 3] = [-scale * centre[0], -scale * centre[1], lift - scale * z0]
+    base_mm = _base_size(k * base_plan) if base is None else base
+    m = np.diag([k, k, k, 1.0])
+    m[:3, 3] = [-k * centre[0], -k * centre[1], lift - k * z0]
     mesh = transform(mesh, m)
-    verts = np.asarray(mesh.vertices)
-    if not has_base:
-        ry, rx = base_radii(base)
+    if not own_base:
+        ry, rx = base_radii(base)  # type: ignore[arg-type] - own_base is True when base is None
         disc = oval_cylinder(rx, ry, 0.0, BASE_THICKNESS, (0, 0), BASE_SEGMENTS)
         mesh, extra, _ = concatenate_labeled([("figure", mesh), ("base", disc)])
         face_part = np.concatenate([face_part, np.full(np.sum(extra == 1), len(canon))])
         canon = (*canon, "base")
-        verts = np.asarray(mesh.vertices)
-    head = part_vertices("head")
-    total = lift + scale * top
+    verts, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
+    total = lift + k * top
+    head = verts[np.unique(faces[face_part == canon.index("head")])] if "head" in canon else ()
     if len(head):
         lo, hi = head.min(axis=0), head.max(axis=0)
         c = 0.5 * (lo + hi)
@@ -256,4 +293,16 @@ def mesh_volume(
         eye_pt = np.array([c[0], c[1] + 0.6 * (hi[1] - c[1]), eye_z])
     else:
         eye_pt = np.array([0.0, 0.0, 0.9 * total if eye is None else float(eye)])
-    return ModelVolume(mesh, face_part, canon, eye_pt)
+    volume = ModelVolume(mesh, face_part, canon, eye_pt)
+    return MeshModel(volume, total, base_mm, own_base)
+
+
+def mesh_volume(
+    path: str | os.PathLike,
+    base: float | Sequence[float] | None = None,
+    height: float | None = None,
+    eye: float | None = None,
+    **options,
+) -> ModelVolume:
+    """The volume of `mesh_model` (same arguments)."""
+    return mesh_model(path, base, height, eye, **options).volume

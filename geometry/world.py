@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .floors import walkable
 from .placed import EPSILON, PlacedModel, TerrainEntry
 from .planar import FootprintIndex
 from .ray import RayScene, segments
 from .types import ModelVolume, TerrainGeometry
 
 _MAX_SKIP_ROUNDS = 16
+#: Crossings followed down one vertical line through a mesh building (two per storey).
+_MAX_CROSSINGS = 64
 #: Above this share of rays ending on terrain, one closest-hit pass is cheaper than an
 #: occlusion pass followed by a closest-hit pass on the blocked rays.
 _CLOSEST_HIT_SHARE = 0.4
@@ -59,14 +62,16 @@ class World:
         *,
         floor: int | None = None,
         z: float | None = None,
+        near: float | None = None,
         player: int | None = None,
         unit: str | None = None,
         data: dict | None = None,
     ) -> PlacedModel:
         """Place a model with its base centre at `at`, standing on what is beneath it (or on
-        floor `floor` of the ruin beneath, or at height z when given)."""
+        floor `floor` of the ruin or mesh building beneath, or on the surface of a mesh piece
+        nearest to height `near`, or at height z when given)."""
         self._check_new_id(model_id)
-        height = self.stand_height(at, floor) if z is None else float(z)
+        height = self.stand_height(at, floor, near) if z is None else float(z)
         model = PlacedModel(
             model_id, volume, np.array([at[0], at[1], height], dtype=np.float64),
             float(facing), player, unit, dict(data or {}),
@@ -113,8 +118,15 @@ class World:
         self._solid = RayScene([e.geometry.solid for e in entries if e.geometry.solid is not None])
         self._area_ids = [e.id for e in entries if e.geometry.area is not None]
         self._area = RayScene([e.geometry.area for e in entries if e.geometry.area is not None])
-        self._stand_ids = [e.id for e in entries if e.geometry.stand is not None]
-        self._stand = RayScene([e.geometry.stand for e in entries if e.geometry.stand is not None])
+        # a piece whose stand is its solid (a hill, a box, a mesh) is stood on through the
+        # solid scene: one BVH for both (a 1M-face mesh is not built twice)
+        own = [e for e in entries if e.geometry.stand is not None
+               and e.geometry.stand is not e.geometry.solid]
+        self._stand_ids = [e.id for e in own]
+        self._stand = RayScene([e.geometry.stand for e in own])
+        self._stand_on_solid = np.array(
+            [self.terrain[i].geometry.stand is self.terrain[i].geometry.solid
+             for i in self._terrain_ids], dtype=bool)
         # cast down from just above the highest standing surface: float32 keeps heights exact
         tops = [e.geometry.stand.bounds[1][2] for e in entries if e.geometry.stand is not None]
         self._stand_top = max(tops, default=0.0) + 1.0
@@ -172,19 +184,77 @@ class World:
 
     # ---- standing -------------------------------------------------------------------------
 
-    def stand_height(self, at: tuple[float, float], floor: int | None = None) -> float:
+    def _stand_hit(self, origins: np.ndarray, down: np.ndarray) -> tuple[np.ndarray, list]:
+        """Distance down to the first standing surface under each origin (inf where none) and
+        the id of its piece (None where none): the stand scene, and the solid scene for pieces
+        that stand on their solid."""
+        dist, geom = self._stand.first_hit(origins, down)
+        ids: list = [self._stand_ids[g] if g >= 0 else None for g in geom]
+        if self._stand_on_solid.any():
+            standable = self._stand_on_solid
+
+            def skipped(rays: np.ndarray, hit: np.ndarray) -> np.ndarray:
+                return ~standable[hit]
+
+            d2, g2 = _first_hit_past(self._solid, origins, down, np.full(len(origins), np.inf),
+                                     skipped if not standable.all() else None)
+            nearer = d2 < dist
+            dist = np.where(nearer, d2, dist)
+            ids = [self._terrain_ids[g] if n else i for g, n, i in zip(g2, nearer, ids,
+                                                                      strict=True)]
+        return dist, ids
+
+    def _crossings(self, piece_id: str, at: tuple[float, float]) -> np.ndarray:
+        """z of every crossing of the vertical line through `at` with a piece's solid."""
+        index = self._terrain_ids.index(piece_id)
+        origin = np.array([[at[0], at[1], self._stand_top]])
+        down = np.array([[0.0, 0.0, -1.0]])
+        out = []
+        for _ in range(_MAX_CROSSINGS):
+            dist, geom = _first_hit_past(self._solid, origin, down, np.array([np.inf]),
+                                         lambda rays, hit: hit != index)
+            if geom[0] < 0:
+                break
+            out.append(float(origin[0, 2] - dist[0]))
+            origin = origin - [[0.0, 0.0, dist[0] + EPSILON]]
+        return np.array(out)
+
+    def _mesh_level(self, entry: TerrainEntry, at: tuple[float, float], floor: int | None,
+                    near: float | None, top: float) -> float:
+        """Where a base centred at `at` stands on a mesh piece: the walkable surface under it
+        (geometry.floors.walkable) nearest to storey `floor` (0 = ground, also when floor is None
+        on a piece with storeys) or to z = near; on a piece without storeys (a rock, a hill)
+        and with neither, the surface first met from above (`top`)."""
+        if near is None and (floor is None and not entry.floors):
+            return top
+        if near is None:
+            floor = floor or 0
+            if not entry.floors:
+                raise ValueError(f"{entry.id} has no floors; cannot stand on floor {floor}")
+            if floor >= len(entry.floors):
+                raise ValueError(f"{entry.id} has no floor {floor} (it has "
+                                 f"{len(entry.floors) - 1} above the ground, numbered from 1)")
+            near = entry.floors[floor]
+        levels = walkable(self._crossings(entry.id, at)) or [top]
+        return float(min(levels, key=lambda z: abs(z - near)))
+
+    def stand_height(self, at: tuple[float, float], floor: int | None = None,
+                     near: float | None = None) -> float:
         """z where a base centred at `at` stands: the table, the top of a hill or box beneath,
-        or floor `floor` (0 = ground) of the ruin beneath."""
+        floor `floor` (0 = ground) of the ruin beneath, or on a mesh piece the walkable surface
+        under it nearest to its storey `floor` or to height `near`."""
         if self._static_dirty:
             self._build_static()
         top = self._stand_top
         origin = np.array([[at[0], at[1], top]])
-        dist, geom = self._stand.first_hit(origin, np.array([[0.0, 0.0, -1.0]]))
-        if geom[0] < 0:
+        dist, ids = self._stand_hit(origin, np.array([[0.0, 0.0, -1.0]]))
+        if ids[0] is None:
             if floor:
                 raise ValueError(f"no ruin beneath {tuple(at)} to stand on floor {floor}")
             return 0.0
-        entry = self.terrain[self._stand_ids[geom[0]]]
+        entry = self.terrain[ids[0]]
+        if entry.kind == "mesh" and entry.geometry.stand is entry.geometry.solid:
+            return self._mesh_level(entry, at, floor, near, float(top - dist[0]))
         if entry.floors:
             level = floor or 0
             if level >= len(entry.floors):

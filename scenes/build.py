@@ -16,8 +16,9 @@ from battlesight.geometry.types import ModelVolume, TerrainGeometry
 from battlesight.geometry.world import World
 
 from .errors import SceneBuildError, SceneProblem
-from .limits import MAX_TRUNKS, shorten
 from .footprints import piece_footprint
+from .limits import MAX_TRUNKS, shorten
+from .mesh_keys import mesh_reading
 from .model import DEFAULT_AREA_HEIGHT, ModelSpec, Scene, TerrainPiece
 from .paths import resolve_mesh_file
 
@@ -33,7 +34,7 @@ GEOMETRY_KEYS = {
     "hill": ("at", "size", "height", "rotation", "top"),
     "forest": ("polygon", "height", "trunks"),
     "crater": ("at", "size", "radius", "depth", "rim"),
-    "mesh": ("file", "at", "rotation", "scale"),
+    "mesh": ("file", "at", "rotation", "scale", "units", "up"),
     "area": ("polygon", "at", "size", "rotation", "height"),
 }
 
@@ -99,7 +100,8 @@ def place_model(world: World, spec: ModelSpec, scene: Scene,
     """Add one model of the scene to the world, on the surface or ruin floor beneath it."""
     world.add_model(
         spec.id, volume or model_volume(spec, scene.scene_dir), spec.at, spec.facing,
-        floor=spec.floor, player=spec.player, unit=spec.unit, data=model_data(spec),
+        floor=spec.floor, near=spec.z, player=spec.player, unit=spec.unit,
+        data=model_data(spec),
     )
 
 
@@ -148,7 +150,8 @@ def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeom
         return terrain.crater(d["at"], radius, d.get("depth", 0.5), d.get("rim", 1.0))
     if kind == "mesh":
         path = resolve_mesh_file(d["file"], scene_dir)
-        return meshfile.mesh_terrain(path, d["at"], d.get("rotation", 0.0), d.get("scale", 1.0))
+        factor, y_up = mesh_reading(d)
+        return meshfile.mesh_terrain(path, d["at"], d.get("rotation", 0.0), factor, y_up=y_up)
     raise ValueError(f"unknown terrain type {kind!r}")
 
 
@@ -164,18 +167,37 @@ def input_files(scene: Scene) -> list[Path]:
 
 def model_volume(spec: ModelSpec, scene_dir: Path | None) -> ModelVolume:
     """The volume of a model (shared between models of the same shape and size)."""
+    if spec.is_mesh:
+        return mesh_model_of(spec, scene_dir).volume
     base = spec.base if not isinstance(spec.base, list) else tuple(spec.base)
-    mesh_path = str(resolve_mesh_file(spec.shape, scene_dir)) if spec.is_mesh else None
-    return _volume(spec.shape, mesh_path, base, float(spec.height), spec.eye_height)
+    return _volume(spec.shape, base, float(spec.height), spec.eye_height)
+
+
+def mesh_model_of(spec: ModelSpec, scene_dir: Path | None) -> volumes.MeshModel:
+    """The mesh model of a model whose shape is a mesh file, read with its units, up axis,
+    scale and parts; its height and base are the mesh's own where `spec.measured` says so."""
+    base = None if "base" in spec.measured else spec.base
+    base = tuple(base) if isinstance(base, list) else base
+    height = None if "height" in spec.measured else float(spec.height)
+    factor, y_up = mesh_reading(spec)
+    parts = tuple(sorted(spec.parts.items())) if spec.parts else None
+    path = str(resolve_mesh_file(spec.shape, scene_dir))
+    return _mesh_model(path, base, height, spec.eye_height if height else spec.eye,
+                       factor, y_up, parts)
 
 
 @lru_cache(maxsize=256)
-def _volume(shape: str, mesh_path: str | None, base, height: float, eye: float) -> ModelVolume:
+def _volume(shape: str, base, height: float, eye: float) -> ModelVolume:
     if shape == "cylinder":
         return volumes.cylinder_volume(base, height, eye)
-    if shape == "humanoid":
-        return volumes.humanoid_volume(base, height, eye)
-    return volumes.mesh_volume(mesh_path, base, height, eye)
+    return volumes.humanoid_volume(base, height, eye)
+
+
+@lru_cache(maxsize=256)
+def _mesh_model(path: str, base, height: float | None, eye: float | None, factor: float,
+                y_up: bool | None, parts: tuple | None) -> volumes.MeshModel:
+    return volumes.mesh_model(path, base, height, eye, y_up=y_up, scale=factor,
+                              parts=dict(parts) if parts else None)
 
 
 def _pair(value) -> tuple[float, float]:

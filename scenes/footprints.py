@@ -1,4 +1,4 @@
-"""2D footprints of terrain pieces on the table (numpy only).
+"""2D footprints of terrain pieces on the table.
 
 Every footprint is a (k, 2) counter-clockwise polygon in table inches. ``rotation`` turns a
 piece counter-clockwise (seen from above) about its centre ``at``.
@@ -11,9 +11,11 @@ from typing import Any
 
 import numpy as np
 from battlesight.geometry import plan
+from battlesight.geometry.meshfile import mesh_footprint, reading
 from battlesight.geometry.plan import signed_area
 
 from .model import DEFAULT_MESH_FOOTPRINT, DEFAULT_WALL_THICKNESS, TerrainPiece
+from .paths import resolve_mesh_file
 
 CIRCLE_POINTS = 32
 
@@ -59,8 +61,10 @@ def piece_footprint(piece: TerrainPiece) -> np.ndarray:
     ``size``, or the ``polygon`` of a polygonal ruin or area;
     hill: 32-gon inscribed in the ``size`` ellipse; forest: its polygon; crater: 32-gon on the
     circle of ``radius``, or of diameter ``size`` (the larger of [x, y], as the crater builder
-    does); mesh: rectangle of ``size`` times ``scale``
-    when given, else a small square around ``at``. Raises ValueError for missing data.
+    does); mesh: the true plan outline of its file (the largest part of the union of its
+    triangles seen from above, `geometry.outline`), or where the file cannot be read a
+    rectangle of ``size`` times ``scale`` when given, else a small square around ``at``.
+    Raises ValueError for missing data.
     """
     d = piece.data
     rot = float(d.get("rotation", 0.0) or 0.0)
@@ -82,6 +86,9 @@ def piece_footprint(piece: TerrainPiece) -> np.ndarray:
             diameter = 2.0 * float(d["radius"]) if "radius" in d else max(_size2(d["size"]))
             return ellipse(d["at"], diameter, diameter)
         if piece.type == "mesh":
+            outline = _mesh_outline(piece)
+            if outline is not None:
+                return outline
             scale = float(d.get("scale", 1.0))
             if "size" in d:
                 w, h = _size2(d["size"])
@@ -111,6 +118,20 @@ def grouped_footprints(pieces: list[TerrainPiece]) -> dict[str, np.ndarray]:
             union = union.convex_hull
         out[name] = ccw(np.asarray(union.exterior.coords)[:-1])
     return out
+
+
+def _mesh_outline(piece: TerrainPiece) -> np.ndarray | None:
+    """The true outline of a mesh piece as the world builds it (`meshfile.mesh_footprint`),
+    or None when its file cannot be read (then ``size`` stands in)."""
+    d = piece.data
+    try:
+        factor, y_up = reading(d.get("units"), d.get("up"), d.get("scale"))
+        path = resolve_mesh_file(d["file"], piece.folder)
+        ring = mesh_footprint(path, d["at"], float(d.get("rotation", 0.0) or 0.0), factor,
+                              y_up=y_up)
+    except (ValueError, OSError):
+        return None
+    return ring if len(ring) >= 3 else None
 
 
 def base_half_extents(ry: float, rx: float, facing: float) -> tuple[float, float]:

@@ -47,6 +47,8 @@ class TerrainPiece:
     type: str
     data: dict[str, Any]
     line: int | None = field(default=None, compare=False)
+    #: the folder a mesh piece's ``file`` resolves against first (the scene's; None: assets/)
+    folder: Path | None = field(default=None, compare=False, repr=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         """A key of ``data`` (``cover``, ``height``, ...) or ``default``."""
@@ -77,6 +79,16 @@ class ModelSpec:
     profile: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     line: int | None = field(default=None, compare=False)
+    #: mesh shapes: the file's units (geometry.meshfile.UNITS), up axis ('z' or 'y'), scale
+    #: and node name -> part label map, as written (None when not given)
+    units: str | None = None
+    up: str | None = None
+    scale: float | None = None
+    parts: dict[str, str] | None = None
+    #: stand on the surface of the mesh piece beneath nearest to this height (inches)
+    z: float | None = None
+    #: which of height and base were measured on the mesh rather than written
+    measured: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def base_mm(self) -> tuple[float, float]:

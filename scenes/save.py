@@ -41,11 +41,17 @@ def model_to_dict(model: ModelSpec) -> dict[str, Any]:
         out["floor"] = model.floor
     out["facing"] = _number(model.facing)
     base = model.base
-    out["base"] = [_number(v) for v in base] if isinstance(base, (tuple, list)) else _number(base)
-    out["height"] = _number(model.height)
+    if "base" not in model.measured:  # a mesh model's own base and height stay its own
+        out["base"] = ([_number(v) for v in base] if isinstance(base, (tuple, list))
+                       else _number(base))
+    if "height" not in model.measured:
+        out["height"] = _number(model.height)
     if model.eye is not None:
         out["eye"] = _number(model.eye)
     out["shape"] = model.shape
+    for key in ("units", "up", "scale", "parts", "z"):
+        if getattr(model, key) is not None:
+            out[key] = plain(getattr(model, key))
     if model.profile is not None:
         out["profile"] = model.profile
     out.update(plain(model.extra))

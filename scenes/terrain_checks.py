@@ -3,8 +3,8 @@
 wall: from, to, height (thickness); box: at, size [x, y, z]; ruin: at, size [x, y] or a
 polygon, height, floors (increasing, below height), walls (sides, or edge numbers of a
 polygon); hill: at, size, height; forest: polygon, height; crater: at, size or radius (depth,
-rim); mesh: file, at (scale, size); area: polygon or at, size (height). Any piece: rotation.
-Hills may give ``top`` (0 < top <= 1).
+rim); mesh: file, at (units, up, scale, size); area: polygon or at, size (height). Any piece:
+rotation. Hills may give ``top`` (0 < top <= 1).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from battlesight.geometry.primitives import BuildInputError, require_simple_poly
 
 from .checks import Checker, line_of, show
 from .limits import MAX_TRUNKS
+from .mesh_keys import check_mesh_keys
 from .model import RUIN_SIDES
 from .paths import resolve_mesh_file
 
@@ -146,7 +147,7 @@ def _check_mesh(ck: Checker, m: dict, path: str) -> None:
             resolve_mesh_file(file, ck.scene_dir)
         except ValueError as exc:
             ck.add(line_of(m, "file"), f"{path}.file", str(exc))
-    ck.number(m, "scale", path, positive=True)  # uniform scale
+    check_mesh_keys(ck, m, path)  # units, up, scale: how the file is read
     ck.numbers(m, "size", path, (2, 3), positive=True)  # optional: plan size for footprints
 
 

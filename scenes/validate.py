@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 from battlesight.geometry import planar
 
-from .build import world_problems
-from .checks import Checker, is_int, item_line, line_of, plain, show
+from .build import BUILD_ERRORS, mesh_model_of, world_problems
+from .checks import Checker, is_int, is_number, item_line, line_of, plain, show
 from .footprints import base_half_extents, piece_footprint
 from .limits import MAX_MODELS, MAX_TABLE_SIDE, MAX_TERRAIN_PIECES
+from .mesh_keys import MESH_KEYS, check_mesh_keys, check_parts
 from .model import (
     DEFAULT_BASE_MM,
     DEFAULT_FACING,
@@ -39,7 +40,7 @@ MAX_LISTED = max(MAX_MODELS, MAX_TERRAIN_PIECES)
 TOP_KEYS = ("format", "name", "ruleset", "table", "terrain", "models", "units", "deployment")
 HUMANOID_MIN_HEIGHT = 0.24  # two base thicknesses (geometry.volumes)
 MODEL_KEYS = ("id", "unit", "player", "at", "floor", "facing", "base", "height", "eye", "shape",
-              "profile")
+              "profile", "units", "up", "scale", "parts", "z")
 
 
 def _item_path(list_name: str, item: Any, index: int) -> str:
@@ -109,7 +110,7 @@ def _check_piece(ck: Checker, m: Any, index: int, line: int | None,
     if ident is None or len(ck.problems) > before:
         return None
     data = {k: plain(v) for k, v in m.items() if k not in ("id", "type")}
-    return TerrainPiece(ident, kind, data, line=line_of(m))
+    return TerrainPiece(ident, kind, data, line=line_of(m), folder=ck.scene_dir)
 
 
 # -- units and deployment --------------------------------------------------------------------
@@ -214,30 +215,76 @@ def _check_model(ck: Checker, m: Any, index: int, line: int | None, ids: _Ids,
     height = ck.number(m, "height", path, positive=True)
     height = DEFAULT_HEIGHT if "height" not in m else height
     eye = ck.number(m, "eye", path, positive=True)
-    if eye is not None and height is not None and eye > height:
+    if eye is not None and height is not None and eye > height and (
+            "height" in m or m.get("shape", DEFAULT_SHAPE) in MODEL_SHAPES):
         ck.add(line_of(m, "eye"), f"{path}.eye",
                f"eye {eye:g} is above the model's height {height:g}")
     shape = ck.string(m, "shape", path) if "shape" in m else DEFAULT_SHAPE
     if shape == "humanoid" and height is not None and height <= HUMANOID_MIN_HEIGHT:
         ck.add(line_of(m, "height"), f"{path}.height",
                f"a humanoid must be taller than {HUMANOID_MIN_HEIGHT:g}\", got {height:g}")
+    mesh_file = None
     if shape is not None and shape not in MODEL_SHAPES:
         try:
-            resolve_mesh_file(shape, ck.scene_dir)
+            mesh_file = resolve_mesh_file(shape, ck.scene_dir)
         except ValueError as exc:
             ck.add(line_of(m, "shape"), f"{path}.shape",
                    f"shape is not {' or '.join(MODEL_SHAPES)} and is not a usable mesh: {exc}")
+    before = len(ck.problems)
+    options = _mesh_options(ck, m, path, shape, mesh_file)
+    z = ck.number(m, "z", path)
     if at is None or base is None:
         return None  # nothing to place; the problems are recorded
     # With other problems the model is still returned (placeholders for bad values) so that
     # the placement checks run too; build_scene returns no Scene when there is any problem.
     extra = {k: plain(v) for k, v in m.items() if k not in MODEL_KEYS}
-    return ModelSpec(
+    spec = ModelSpec(
         id=ident or "", unit=unit_id, player=player if is_int(player) else 0, at=at,
         floor=floor if is_int(floor) and floor >= 0 else None,
         facing=DEFAULT_FACING if facing is None else _turn(facing), base=base,
         height=DEFAULT_HEIGHT if height is None else float(height), eye=eye,
-        shape=str(shape or DEFAULT_SHAPE), profile=profile, extra=extra, line=line_of(m))
+        shape=str(shape or DEFAULT_SHAPE), profile=profile, extra=extra, line=line_of(m),
+        z=z, **options)
+    if mesh_file is not None and len(ck.problems) == before:
+        _measure_mesh(ck, m, path, spec)
+    return spec
+
+
+def _mesh_options(ck: Checker, m: dict, path: str, shape: str | None,
+                  mesh_file: Path | None) -> dict:
+    """The ModelSpec fields of a mesh shape's reading keys (units, up, scale, parts), checked;
+    refused on a cylinder or humanoid, which have no file to read."""
+    given = [k for k in (*MESH_KEYS, "parts") if k in m]
+    if shape is None or shape in MODEL_SHAPES:
+        for key in given:
+            ck.add(line_of(m, key), f"{path}.{key}",
+                   f"{key!r} says how to read a mesh file; shape {shape!r} has none")
+        return {}
+    check_mesh_keys(ck, m, path)
+    parts = check_parts(ck, m, path, mesh_file)
+    scale = m.get("scale")
+    return {"units": m.get("units"), "up": m.get("up"), "parts": parts,
+            "scale": float(scale) if is_number(scale) else None}
+
+
+def _measure_mesh(ck: Checker, m: dict, path: str, spec: ModelSpec) -> None:
+    """A mesh model's own height and base, where the scene gives none (the build reports a
+    mesh it cannot make)."""
+    measured = tuple(k for k in ("height", "base") if k not in m)
+    if not measured:
+        return
+    spec.measured = measured
+    try:
+        found = mesh_model_of(spec, ck.scene_dir)
+    except BUILD_ERRORS:
+        return
+    if "height" in measured:
+        spec.height = found.height
+    if "base" in measured:
+        spec.base = found.base_mm
+    if spec.eye is not None and spec.eye > spec.height:
+        ck.add(line_of(m, "eye"), f"{path}.eye",
+               f"eye {spec.eye:g} is above the model's height {spec.height:.3g} (its mesh's)")
 
 
 def _turn(degrees: float) -> float:
@@ -271,7 +318,7 @@ def _check_on_table(ck: Checker, model: ModelSpec, m: dict, table: tuple[float, 
 
 
 def _check_floor(ck: Checker, model: ModelSpec, m: dict, ruins: list[TerrainPiece],
-                 all_ruins_ok: bool, path: str) -> None:
+                 all_ruins_ok: bool, path: str, meshes: bool = False) -> None:
     floor = model.floor
     if not floor:
         return
@@ -279,7 +326,7 @@ def _check_floor(ck: Checker, model: ModelSpec, m: dict, ruins: list[TerrainPiec
     under = [r for r in ruins if planar.covers(pt, piece_footprint(r))[0]]
     line = line_of(m, "floor")
     if not under:
-        if all_ruins_ok:
+        if all_ruins_ok and not meshes:  # a mesh building's storeys are found by its build
             ck.add(line, f"{path}.floor",
                    f"floor {floor} but the model does not stand inside any ruin's footprint")
         return
@@ -357,7 +404,8 @@ def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_nam
         path = _item_path("models", item, i)
         if table is not None:
             _check_on_table(ck, model, item, table, path)
-        _check_floor(ck, model, item, ruins, ruins_ok, path)
+        _check_floor(ck, model, item, ruins, ruins_ok, path,
+                     any(p.type == "mesh" for p in pieces))
         models.append(model)
     _check_deployment(ck, data)
     if ck.problems or ruleset is None or table is None:

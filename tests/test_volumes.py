@@ -106,7 +106,8 @@ def test_part_labels():
     assert part_label("weapon_bolter") == "weapon"
     assert part_label("BaseRim") == "base"
     assert part_label("left_leg") == "legs"
-    assert part_label("Helmet") == "body"
+    assert part_label("Helmet") == "head"
+    assert part_label("Rivets") == "body"
 
 
 def test_mesh_volume_from_marine_asset():

@@ -1,8 +1,9 @@
 """The rules half of the scene gate: what a loaded scene's ruleset needs, checked before any
 command judges it.
 
-``check_scene`` gives the ruleset's problems with the rules data (``Ruleset.validate_scene``)
-and a warning per key that neither the scene format nor the ruleset reads. ``require_rules`` is
+``check_scene`` gives the ruleset's problems with the rules data (``Ruleset.validate_scene``),
+a warning per key that neither the scene format nor the ruleset reads, and one per mesh whose
+size makes another unit far likelier (`scenes.mesh_warnings`). ``require_rules`` is
 what every command's load step calls: SceneBuildError on an error (on a warning too when
 strict), else the warnings to print.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from battlesight.scenes.errors import SceneBuildError, SceneProblem
 from battlesight.scenes.keys import FORMAT_KEYS, SceneWarning, unknown_keys
+from battlesight.scenes.mesh_warnings import unit_warnings
 from battlesight.scenes.model import Scene
 
 from .ruleset import Ruleset, get_ruleset
@@ -22,7 +24,7 @@ def check_scene(scene: Scene, ruleset: Ruleset | None = None) -> list[SceneProbl
     ruleset = ruleset or get_ruleset(scene.ruleset)
     errors = [SceneProblem(scene.file, scene.line_of(key), key, message)
               for key, message in ruleset.validate_scene(scene)]
-    warnings = unknown_keys(scene, FORMAT_KEYS | ruleset.scene_keys())
+    warnings = unknown_keys(scene, FORMAT_KEYS | ruleset.scene_keys()) + unit_warnings(scene)
 
     def order(p: SceneProblem) -> tuple[bool, int]:
         return p.line is None, p.line or 0

@@ -1,0 +1,80 @@
+"""The storeys of a mesh building, found from its horizontal surfaces.
+
+A storey is a height at which the mesh has enough walkable surface: its near-horizontal,
+upward-facing triangles (normal within FLAT_DEGREES of straight up) are grouped by height
+(heights closer than LEVEL_GAP apart are one level) and a group counts when its plan area is at
+least FLOOR_MIN_AREA and FLOOR_MIN_SHARE of the largest group's; of levels less than
+MIN_STOREY apart (a step, a plinth on a plinth) the larger one counts. Ground level comes
+first: the lowest level, or the table (the mesh's bottom) when the lowest level is MIN_STOREY
+or more above it (a building without a ground slab). The roof counts as the top storey.
+
+A mesh with fewer than two levels (a rock, a statue, a hill) has no storeys: models stand on
+whatever is under them, as on a hill.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["CLEARANCE", "FLAT_DEGREES", "find_floors", "walkable"]
+
+FLAT_DEGREES = 10.0
+LEVEL_GAP = 0.05  # inches (1.3 mm)
+FLOOR_MIN_AREA = 1.0  # square inches
+FLOOR_MIN_SHARE = 0.1
+MIN_STOREY = 1.0  # inches: levels closer than this are one storey (the larger one counts)
+
+
+def find_floors(vertices: np.ndarray, faces: np.ndarray) -> tuple[float, ...]:
+    """z of each storey of a mesh (ground first, see the module docstring); () for fewer than
+    two levels."""
+    v = np.asarray(vertices, dtype=np.float64)
+    tri = v[np.asarray(faces)]
+    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    length = np.linalg.norm(normal, axis=1)
+    flat = normal[:, 2] > math.cos(math.radians(FLAT_DEGREES)) * length
+    if not flat.any():
+        return ()
+    area = 0.5 * normal[flat, 2]
+    z = tri[flat, :, 2].mean(axis=1)
+    order = np.argsort(z)
+    z, area = z[order], area[order]
+    group = np.concatenate([[0], np.cumsum(np.diff(z) > LEVEL_GAP)])
+    total = np.bincount(group, weights=area)
+    height = np.bincount(group, weights=area * z) / np.maximum(total, 1e-300)
+    keep = (total >= FLOOR_MIN_AREA) & (total >= FLOOR_MIN_SHARE * total.max())
+    levels: list[tuple[float, float]] = []  # (z, area), at least MIN_STOREY apart
+    for h, a in zip(height[keep].tolist(), total[keep].tolist(), strict=True):
+        if levels and h - levels[-1][0] < MIN_STOREY:
+            if a > levels[-1][1]:
+                levels[-1] = (h, a)
+            continue
+        levels.append((h, a))
+    out = [h for h, _ in levels]
+    bottom = float(v[:, 2].min())
+    if out and out[0] - bottom >= MIN_STOREY:
+        out.insert(0, bottom)
+    return tuple(out) if len(out) >= 2 else ()
+
+
+#: Free height a surface needs above it to be stood on, inches (the table under a solid block
+#: is not a floor).
+CLEARANCE = 0.5
+
+
+def walkable(hits: np.ndarray, table: float = 0.0) -> list[float]:
+    """The surfaces one can stand on along a vertical line through a closed mesh, from its
+    crossings (z, highest first) going down: where the line enters the mesh (the 1st, 3rd, ...
+    crossing: the top of a slab, a roof) and the table when the line leaves the mesh above it,
+    each with at least CLEARANCE free above it."""
+    z = np.sort(np.asarray(hits, dtype=np.float64))[::-1]
+    out = []
+    for i in range(0, len(z), 2):
+        room = math.inf if i == 0 else z[i - 1] - z[i]
+        if room >= CLEARANCE:
+            out.append(float(z[i]))
+    if len(z) % 2 == 0 and (not len(z) or z[-1] - table >= CLEARANCE):
+        out.append(float(table))
+    return out
