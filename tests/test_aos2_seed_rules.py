@@ -187,3 +187,17 @@ def test_a_charge_chooses_its_target_after_the_2d6(tmp_path):
     bad = g.apply({"do": "charge", "unit": "a", "targets": "near"})
     assert not bad.ok and "'targets'" in bad.reason
     assert not g.apply({"do": "charge", "unit": "a", "targets": ["a"]}).ok
+
+
+def test_the_choices_example_plays_as_documented(capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    actions = root / "docs" / "examples" / "aos2_choices_actions.yaml"
+    assert main(["play", str(root / "scenes" / "examples" / "aos2_ruins_obstacles.yaml"),
+                 "--actions", str(actions), "--seed", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["index"] for r in out["results"] if not r["ok"]] == [7]  # a unit that ran
+    page = (root / "docs" / "actions.md").read_text(encoding="utf-8")
+    assert f"{len(out['results'])} actions, 1 refused; now {out['where']}" in page
+    assert out["where"].startswith("game turn 2, player 2")  # handed over in round 2
