@@ -220,6 +220,7 @@ class _Caster:
         self.solid = world.solid_scene
         self.test = test
         self.foot = np.asarray(foot, dtype=np.float64)
+        self.foot32 = self.foot.astype(np.float32)  # gathered per batch of segments
         solids = [e.geometry.solid for e in world.terrain.values() if e.geometry.solid is not None]
         columns = [m for m in solids if is_column(m)]
         self.open = len(columns) < len(solids)  # some pieces have openings or overhangs
@@ -234,9 +235,9 @@ class _Caster:
         self.segments = 0
 
     def _rays(self, src, hs, dst, ht):
-        origins = self.foot[src].astype(np.float32)
+        origins = self.foot32[src]
         origins[:, 2] += np.float32(hs)
-        delta = self.foot[dst].astype(np.float32)
+        delta = self.foot32[dst]
         delta[:, 2] += np.float32(ht)
         delta -= origins
         lengths = np.sqrt(np.einsum("ij,ij->i", delta, delta))

@@ -32,6 +32,7 @@ from battlesight.scenes.model import Scene
 
 from .checks import SightFacts, layout_checks
 from .maps import Deployment, scene_deployment
+from .refine import refined_pair_sight
 from .standard import StandardModel, standard_model
 
 DIGITS = 4
@@ -63,11 +64,14 @@ def terrain_world(scene: Scene) -> World:
 
 
 def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None = None,
-                  deployment: str | None = None, world: World | None = None) -> LayoutAnalysis:
+                  deployment: str | None = None, world: World | None = None,
+                  exact: bool = False, workers: int | None = None) -> LayoutAnalysis:
     """Analyse one layout at a grid of `grid` inches (see the module docstring).
 
     model: the standard model (default: the ruleset's); deployment: a map name overriding the
-    scene's zones; world: a prebuilt terrain world (default: built here).
+    scene's zones; world: a prebuilt terrain world (default: built here); exact: cast every
+    pair of cells (`pair_sight`) instead of refining adaptively (`refine.refined_pair_sight`);
+    workers: processes the refined method casts on (default: up to two, the CPUs allowed).
     """
     start, cpu = time.perf_counter(), time.process_time()
     model = model or standard_model(scene.ruleset)
@@ -87,7 +91,11 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
     cols = np.concatenate([col_ids[p] for p in players])
     bounds = np.cumsum([0] + [len(col_ids[p]) for p in players])
     part = {p: slice(bounds[i], bounds[i + 1]) for i, p in enumerate(players)}
-    sight = pair_sight(world, g.foot, rows, cols, model.sight_test())
+    if exact:
+        sight = pair_sight(world, g.foot, rows, cols, model.sight_test())
+    else:
+        sight = refined_pair_sight(world, g, rows, [col_ids[p] for p in players],
+                                   model.sight_test(), workers=workers)
 
     sees, seen, seen_any = {}, {}, {}
     for p in players:
