@@ -14,8 +14,10 @@ from panda3d.core import (
     GeomLines,
     GeomNode,
     GeomTriangles,
+    GeomVertexArrayFormat,
     GeomVertexData,
     GeomVertexFormat,
+    InternalName,
     Material,
     NodePath,
 )
@@ -62,6 +64,41 @@ def soup_node(name: str, tris: np.ndarray) -> GeomNode:
     indices = np.arange(len(data), dtype=np.uint32)
     return _geom_node(name, GeomVertexFormat.get_v3n3(), data, indices,
                       GeomTriangles(Geom.UH_static))
+
+
+_SURFACE_FORMAT = None
+
+
+def surface_format() -> GeomVertexFormat:
+    """Vertex, normal, colour (rgba) and texture coordinate, all float32 in one array."""
+    global _SURFACE_FORMAT
+    if _SURFACE_FORMAT is None:
+        array = GeomVertexArrayFormat()
+        array.add_column(InternalName.get_vertex(), 3, Geom.NT_float32, Geom.C_point)
+        array.add_column(InternalName.get_normal(), 3, Geom.NT_float32, Geom.C_normal)
+        array.add_column(InternalName.get_color(), 4, Geom.NT_float32, Geom.C_color)
+        array.add_column(InternalName.get_texcoord(), 2, Geom.NT_float32, Geom.C_texcoord)
+        _SURFACE_FORMAT = GeomVertexFormat.register_format(GeomVertexFormat(array))
+    return _SURFACE_FORMAT
+
+
+def surface_node(name: str, tris: np.ndarray, uvs: np.ndarray | None = None,
+                 shade: np.ndarray | None = None, normals: np.ndarray | None = None
+                 ) -> GeomNode:
+    """A triangle soup (n, 3, 3) with texture coordinates uvs (n, 3, 2), a grey vertex colour
+    per corner shade (n, 3) (the lit look reads it as ambient occlusion) and normals (n, 3, 3)
+    (default per face)."""
+    tris = np.asarray(tris, dtype=np.float64).reshape(-1, 3, 3)
+    n = len(tris)
+    if normals is None:
+        normals = np.repeat(face_normals(tris), 3, axis=0)
+    uv = np.zeros((n * 3, 2)) if uvs is None else np.asarray(uvs, float).reshape(-1, 2)
+    grey = np.ones(n * 3) if shade is None else np.asarray(shade, float).reshape(-1)
+    colour = np.column_stack([grey, grey, grey, np.ones(n * 3)])
+    data = np.concatenate([tris.reshape(-1, 3), np.asarray(normals, float).reshape(-1, 3),
+                           colour, uv], axis=1)
+    indices = np.arange(len(data), dtype=np.uint32)
+    return _geom_node(name, surface_format(), data, indices, GeomTriangles(Geom.UH_static))
 
 
 def mesh_node(name: str, mesh) -> GeomNode:

@@ -75,3 +75,30 @@ def heat_colours(values):
     rgb = np.stack([np.interp(v, stops, cols[:, i]) for i in range(3)], axis=-1)
     alpha = np.where(np.isnan(np.asarray(values, dtype=np.float64)), 0.0, 0.62)
     return np.concatenate([rgb, alpha[..., None]], axis=-1)
+
+
+NAMED: dict[str, Colour] = {
+    **{name: PLAYERS[p] for p, name in PLAYER_NAMES.items()},
+    "green": (0.20, 0.62, 0.22, 1.0), "orange": (0.95, 0.50, 0.10, 1.0),
+    "white": (0.92, 0.92, 0.90, 1.0), "black": (0.12, 0.12, 0.13, 1.0),
+    "grey": NEUTRAL, "gray": NEUTRAL, "brown": (0.50, 0.32, 0.18, 1.0),
+    "cyan": (0.15, 0.75, 0.85, 1.0), "pink": (0.92, 0.45, 0.65, 1.0),
+}
+
+
+def parse_colour(text: str) -> Colour:
+    """A colour from a name (`NAMED`) or #rgb / #rrggbb; ValueError otherwise."""
+    word = str(text).strip().lower()
+    if word in NAMED:
+        return NAMED[word]
+    digits = word[1:] if word.startswith("#") else ""
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    try:
+        if len(digits) != 6:
+            raise ValueError
+        r, g, b = (int(digits[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
+    except ValueError:
+        raise ValueError(f"bad colour {text!r}: use a name ({', '.join(sorted(NAMED))}) "
+                         "or #rrggbb") from None
+    return (r, g, b, 1.0)

@@ -196,20 +196,28 @@ def framebuffer() -> FrameBufferProperties:
     return fb
 
 
-def make_offscreen(width: int, height: int, backend: str | None = None) -> Offscreen:
-    """A width x height offscreen buffer on the first back end that works."""
+def make_offscreen(width: int, height: int, backend: str | None = None,
+                   multisamples: int = 0) -> Offscreen:
+    """A width x height offscreen buffer on the first back end that works; multisamples > 0
+    asks GL back ends for an anti-aliased one (a plain buffer where that is refused)."""
     tried = []
     for name in candidates(backend):
         pipe = _make_pipe(name)
         if pipe is None:
             tried.append(f"{name}: no pipe")
             continue
-        fb = framebuffer()
         props = WindowProperties.size(int(width), int(height))
-        buffer = engine().make_output(
-            pipe, f"battlesight-{name}", 0, fb, props,
-            GraphicsPipe.BF_refuse_window | GraphicsPipe.BF_refuse_parasite,
-        )
+        buffer = None
+        for samples in ((multisamples, 0) if multisamples and name != "tiny" else (0,)):
+            fb = framebuffer()
+            if samples:
+                fb.set_multisamples(int(samples))
+            buffer = engine().make_output(
+                pipe, f"battlesight-{name}", 0, fb, props,
+                GraphicsPipe.BF_refuse_window | GraphicsPipe.BF_refuse_parasite,
+            )
+            if buffer is not None:
+                break
         if buffer is None:
             _broken.add(name)
             tried.append(f"{name}: no buffer")

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from panda3d.core import NodePath, TransparencyAttrib
 
-from . import geom, palette
+from . import geom, lighting, materials, palette, proxies
+from .lighting import FLAT, Look
 
 GROUND_BIN = "background"  # a fixed-order bin drawn before the opaque one
 GRID_MAJOR = 6  # a stronger grid line every 6 inches
@@ -30,6 +31,8 @@ class SceneGraph:
     models: dict[str, NodePath] = field(default_factory=dict)
     rings: dict[str, NodePath] = field(default_factory=dict)
     overlays: NodePath | None = None
+    look: Look = FLAT
+    ruleset: str | None = None
 
     def model_node(self, model_id: str) -> NodePath | None:
         return self.models.get(model_id)
@@ -41,7 +44,7 @@ def ground_decal(node: NodePath, order: int) -> NodePath:
     node.set_depth_test(False)
     node.set_depth_write(False)
     node.set_light_off(1)
-    return node
+    return lighting.unlit(node)
 
 
 def translucent(node: NodePath, colour: palette.Colour, two_sided: bool = False) -> NodePath:
@@ -53,17 +56,22 @@ def translucent(node: NodePath, colour: palette.Colour, two_sided: bool = False)
     node.set_bin("transparent", 0)
     if two_sided:
         node.set_two_sided(True)
-    return node
+    return lighting.unlit(node)
 
 
-def _table(root: NodePath, table: tuple[float, float]) -> tuple[NodePath, NodePath]:
+def _table(root: NodePath, world, look: Look) -> tuple[NodePath, NodePath]:
+    table = world.table
     width, depth = table
     ground = root.attach_new_node("ground")
-    top = ground.attach_new_node(geom.soup_node(
-        "table-top", geom.polygon_soup([[0, 0], [width, 0], [width, depth], [0, depth]], 0.0)))
-    top.set_color(*palette.TABLE)
+    if look.shaded:  # the generated mat, lit and shadowed, its grid and occlusion baked in
+        top = materials.table_top(table, world, look.mat, look.grid)
+        top.reparent_to(ground)
+    else:
+        top = ground.attach_new_node(geom.soup_node("table-top", geom.polygon_soup(
+            [[0, 0], [width, 0], [width, depth], [0, depth]], 0.0)))
+        top.set_color(*palette.TABLE)
+        top.set_light_off(1)
     top.set_bin(GROUND_BIN, 0)
-    top.set_light_off(1)
     # sides of the table, lit, below the top
     body = np.array([[0, 0], [width, 0], [width, depth], [0, depth]], float)
     a, b = geom.outline_segments(body, 0.0)
@@ -73,7 +81,8 @@ def _table(root: NodePath, table: tuple[float, float]) -> tuple[NodePath, NodePa
     geom.paint(side, palette.TABLE_EDGE)
     decals = ground.attach_new_node("decals")
     ground_decal(decals, 2)
-    _grid(ground, table)
+    if not look.shaded:
+        _grid(ground, table)
     return ground, decals
 
 
@@ -105,10 +114,14 @@ def _deployment(ground: NodePath, deployment) -> None:
         ground_decal(edge, 5)
 
 
-def draw_terrain(root: NodePath, entries, graph: SceneGraph) -> None:
+def draw_terrain(root: NodePath, entries, graph: SceneGraph, world=None, scene=None) -> None:
     """Draw terrain entries (geometry.world.TerrainEntry) under root, one node per piece,
-    recorded in graph.terrain."""
+    recorded in graph.terrain (in the lit look: textured, from world's rays for occlusion)."""
     for entry in entries:
+        if graph.look.shaded and world is not None:
+            node = _lit_piece(root, entry, world, scene)
+            graph.terrain[entry.id] = node
+            continue
         node = root.attach_new_node(f"terrain-{entry.id}")
         g = entry.geometry
         colour = palette.TERRAIN.get(entry.kind, palette.OTHER_TERRAIN)
@@ -133,6 +146,59 @@ def draw_terrain(root: NodePath, entries, graph: SceneGraph) -> None:
         graph.terrain[entry.id] = node
 
 
+def _lit_piece(root: NodePath, entry, world, scene) -> NodePath:
+    """One terrain piece in the lit look: its surfaces textured by kind (a mesh file with its
+    own textures), a forest as bark trunks under leaf clusters over its darker floor."""
+    node = root.attach_new_node(f"terrain-{entry.id}")
+    g = entry.geometry
+    if entry.kind in ("forest", "crater", "area") and len(g.footprint) >= 3:
+        floor = palette.darker(palette.FOREST_CANOPY if entry.kind == "forest"
+                               else palette.TERRAIN.get(entry.kind, palette.AREA), 0.7)
+        decal = node.attach_new_node(geom.soup_node("floor", geom.polygon_soup(g.footprint, 0)))
+        decal.set_color(*floor[:3], 0.55)
+        decal.set_transparency(TransparencyAttrib.M_alpha)
+        ground_decal(decal, 1)
+    shown = [m for m in (g.solid, g.stand if g.solid is None else None)
+             if m is not None and len(m.faces)]
+    for i, mesh in enumerate(shown):
+        drawn = None
+        if entry.kind == "mesh":
+            drawn = materials.textured_mesh(f"mesh-{i}", mesh, _file_parts(scene, entry.id),
+                                            palette.TERRAIN["mesh"], world)
+        if drawn is None:
+            drawn = materials.surface(f"surface-{i}", materials.soup(mesh), world, entry.kind)
+        drawn.reparent_to(node)
+    if entry.kind == "forest" and g.area is not None and len(g.area.faces):
+        leaves = materials.canopy(g.solid, float(g.area.bounds[1][2]))
+        if leaves is not None:
+            leaves.reparent_to(node)
+    elif g.area is not None and len(g.area.faces):
+        translucent(node.attach_new_node(geom.mesh_node("area", g.area)), palette.AREA,
+                    two_sided=True)
+    return node
+
+
+def _file_parts(scene, piece_id: str):
+    """The textures of a mesh piece's file (`materials.file_textures`), None without any."""
+    if scene is None:
+        return None
+    piece = next((p for p in getattr(scene, "terrain", ()) if p.id == piece_id), None)
+    file = piece.data.get("file") if piece is not None else None
+    return _textures_of(scene, file)
+
+
+def _textures_of(scene, file):
+    if not isinstance(file, str) or not file.lower().endswith((".glb", ".gltf", ".obj")):
+        return None
+    from battlesight.scenes.paths import resolve_mesh_file
+
+    try:
+        path = resolve_mesh_file(file, getattr(scene, "scene_dir", None))
+    except ValueError:
+        return None
+    return materials.file_textures(path)
+
+
 def base_radii(model) -> tuple[float, float]:
     """(rx, ry) of a placed model's base in its local frame, from the bottom of its volume."""
     v = np.asarray(model.volume.mesh.vertices)
@@ -150,17 +216,22 @@ def ring_node(model, colour: palette.Colour, grow: float = 0.0, width: float = 0
     node.set_h(float(model.facing))
     node.set_color(*colour)
     node.set_light_off(1)
-    return node
+    return lighting.unlit(node)
 
 
-def draw_models(root: NodePath, placed, graph: SceneGraph) -> None:
+def draw_models(root: NodePath, placed, graph: SceneGraph, scene=None) -> None:
     """Draw placed models (geometry.world.PlacedModel) with their base rings under root,
-    recorded in graph.models and graph.rings."""
+    recorded in graph.models and graph.rings. The lit look draws army colours with darker
+    bases, figures for plain cylinders (`proxies`) and a mesh file's own textures."""
     models = root.attach_new_node("models")
     for model in placed:
-        colour = palette.player_colour(model.player)
-        node = models.attach_new_node(geom.mesh_node(f"model-{model.id}", model.mesh))
-        geom.paint(node, colour)
+        colour = graph.look.army(model.player)
+        if graph.look.shaded:
+            node = _lit_model(model, colour, graph.ruleset, scene)
+            node.reparent_to(models)
+        else:
+            node = models.attach_new_node(geom.mesh_node(f"model-{model.id}", model.mesh))
+            geom.paint(node, colour)
         node.set_tag("model", model.id)
         ring = ring_node(model, palette.darker(colour, 0.5))
         ring.reparent_to(models)
@@ -168,15 +239,36 @@ def draw_models(root: NodePath, placed, graph: SceneGraph) -> None:
         graph.rings[model.id] = ring
 
 
-def build_scene_graph(world, scene=None) -> SceneGraph:
-    """The whole battlefield of world (and scene's deployment zones) under one root."""
+def _lit_model(model, colour: palette.Colour, ruleset: str | None, scene) -> NodePath:
+    """A model in the lit look: a figure for a plain cylinder, its mesh file's textures, else
+    its volume; army colour with a darker base and a rim light."""
+    figure = proxies.display_figure(model, ruleset)
+    if figure is not None:
+        mesh = figure.copy().apply_transform(model.transform)
+        return materials.model_nodes(f"model-{model.id}", mesh,
+                                     materials.base_faces_of(mesh), colour)
+    spec = next((m for m in getattr(scene, "models", ()) if m.id == model.id), None)
+    if spec is not None and spec.is_mesh:
+        textured = materials.textured_mesh(f"model-{model.id}", model.mesh,
+                                           _textures_of(scene, spec.shape), colour)
+        if textured is not None:
+            return lighting.rim_light(textured)
+    return materials.model_nodes(f"model-{model.id}", model.mesh,
+                                 materials.base_faces_of(model.mesh, model.volume), colour)
+
+
+def build_scene_graph(world, scene=None, look: Look = FLAT) -> SceneGraph:
+    """The whole battlefield of world (and scene's deployment zones) under one root, in the
+    look asked (the lit look also needs `lighting.light_battlefield` once on a stage)."""
     root = NodePath("battlefield")
-    ground, decals = _table(root, world.table)
-    graph = SceneGraph(root=root, ground=ground, decals=decals)
+    ground, decals = _table(root, world, look)
+    graph = SceneGraph(root=root, ground=ground, decals=decals, look=look,
+                       ruleset=getattr(scene, "ruleset", None))
     if scene is not None:
         _deployment(ground, getattr(scene, "deployment", None))
-    draw_terrain(root, world.terrain.values(), graph)
-    draw_models(root, world.models.values(), graph)
+    draw_terrain(root, world.terrain.values(), graph, world, scene)
+    draw_models(root, world.models.values(), graph, scene)
     graph.overlays = root.attach_new_node("overlays")
     graph.overlays.set_light_off(1)
+    lighting.unlit(graph.overlays)
     return graph

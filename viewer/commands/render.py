@@ -25,6 +25,7 @@ from battlesight.viewer.commands.common import (
     print_json,
     require_model,
 )
+from battlesight.viewer.commands.look import add_look_options, look_settings
 from battlesight.viewer.errors import UsageError
 
 FRAME_SUFFIXES = (".png", ".gif", ".mp4")
@@ -58,6 +59,7 @@ def add_parser(sub, name: str) -> None:
                              "target, status, label, seen_share, geometric_share, rule) as JSON")
     parser.add_argument("--renderer", choices=("auto", "headlessgl", "tiny"), default=None,
                         help="back end (default: $BATTLESIGHT_RENDERER or auto)")
+    add_look_options(parser)
 
 
 def add_heatmap_options(parser, help_text: str) -> None:
@@ -149,6 +151,7 @@ def settings_from_args(args, world):
         labels=args.labels, legend=not args.no_legend, heatmap=heatmap, heatmap_grid=args.grid,
         ruler=tuple(args.ruler) if args.ruler else None,
         backend=None if args.renderer in (None, "auto") else args.renderer,
+        **look_settings(args),
     )
 
 

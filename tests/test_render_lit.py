@@ -1,0 +1,186 @@
+"""The lit look on the shader pipe, checked on pixels of real offscreen renders: a tall box casts
+a shadow away from the key light, a textured GLB keeps its texture, army colours are the ones
+chosen; and the parts behind it (occlusion, figures, textures, options) on their own."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("panda3d")
+
+from battlesight.viewer import lighting, platform  # noqa: E402
+
+GL = "headlessgl" in platform.available_backends()
+needs_gl = pytest.mark.skipif(not GL, reason="no EGL/GL pipe here: the lit look needs GLSL")
+
+
+def box_scene(with_box: bool = True, **extra) -> dict:
+    """A 24x24 table with (or without) a 2x2x10 box in the middle."""
+    terrain = [{"id": "tower", "type": "box", "at": [12, 12], "size": [2, 2, 10]}]
+    return {"format": 1, "name": "shadow", "ruleset": "wh40k6", "table": [24, 24],
+            "terrain": terrain if with_box else [], "units": [], "models": [], **extra}
+
+
+def build(data: dict, tmp_path=None):
+    """(scene, world) of scene data; written as a file in tmp_path (its mesh files beside)."""
+    import json
+
+    import battlesight
+
+    source = data
+    if tmp_path is not None:
+        source = tmp_path / "scene.yaml"
+        source.write_text(json.dumps(data))
+    field = battlesight.load(source)
+    return field.scene, field.world
+
+
+def brightness(image: np.ndarray, pixel) -> float:
+    """Mean of the 5x5 pixels around a projected point."""
+    x, y = (int(round(v)) for v in pixel)
+    return float(image[y - 2:y + 3, x - 2:x + 3].astype(float).mean())
+
+
+def render_top(scene, world, points, look=None, size=(400, 400)):
+    from battlesight.viewer.render import OffscreenRenderer, RenderSettings, apply_settings
+
+    look = look or lighting.Look(mat="plain", grid=False)
+    with OffscreenRenderer(world, scene, *size, "headlessgl", look) as renderer:
+        assert renderer.view.look.shaded
+        apply_settings(renderer.view, RenderSettings(*size, view="top", legend=False))
+        image = renderer.render()
+        pixels, ok = renderer.view.stage.project(np.asarray(points, float))
+    assert ok.all()
+    return image, pixels
+
+
+@needs_gl
+def test_a_tall_box_casts_a_shadow_away_from_the_light_and_none_without_it():
+    forward = lighting.sun_basis()[0]
+    away = forward[:2] / np.linalg.norm(forward[:2])  # where the light travels to
+    centre = np.array([12.0, 12.0])
+    points = [[*(centre + 4.5 * away), 0.0],  # shadow side, past the box's occlusion reach
+              [*(centre - 4.5 * away), 0.0],  # light side
+              [3.0, 20.0, 0.0]]  # open table, far from the box
+    image, px = render_top(*build(box_scene(True)), points)
+    shadow, light_side, open_table = (brightness(image, p) for p in px)
+    assert shadow < 0.75 * open_table, (shadow, open_table)
+    assert light_side > 0.92 * open_table, (light_side, open_table)
+    bare, px = render_top(*build(box_scene(False)), points)
+    assert brightness(bare, px[0]) > 0.95 * brightness(bare, px[2])
+
+
+def write_textured_glb(path):
+    """A 6x6x1 slab (y up, as glTF) whose texture is four coloured quadrants, u along x and v
+    along the file's z."""
+    import trimesh
+    from PIL import Image
+
+    mesh = trimesh.creation.box(extents=(6.0, 1.0, 6.0))
+    mesh.apply_translation((0.0, 0.5, 0.0))
+    v = np.asarray(mesh.vertices)
+    uv = np.column_stack([(v[:, 0] + 3) / 6, (v[:, 2] + 3) / 6])
+    quads = np.zeros((8, 8, 3), np.uint8)
+    quads[:4, :4] = (230, 40, 40)  # image top left: red
+    quads[:4, 4:] = (40, 200, 40)  # top right: green
+    quads[4:, :4] = (40, 60, 230)  # bottom left: blue
+    quads[4:, 4:] = (235, 220, 40)  # bottom right: yellow
+    material = trimesh.visual.material.SimpleMaterial(image=Image.fromarray(quads))
+    mesh.visual = trimesh.visual.TextureVisuals(uv=uv, material=material)
+    mesh.export(path)
+
+
+def dominant(pixel_rgb) -> str:
+    r, g, b = (float(c) for c in pixel_rgb)
+    if r > 1.6 * b and g > 1.6 * b and min(r, g) > 0.6 * max(r, g):
+        return "yellow"
+    return {0: "red", 1: "green", 2: "blue"}[int(np.argmax([r, g, b]))]
+
+
+@needs_gl
+def test_a_textured_glb_keeps_its_texture_colours_in_the_render(tmp_path):
+    write_textured_glb(tmp_path / "slab.glb")
+    data = box_scene(False, terrain=[{"id": "slab", "type": "mesh", "file": "slab.glb",
+                                      "at": [12, 12]}])
+    scene, world = build(data, tmp_path)
+    top = float(world.terrain["slab"].geometry.solid.bounds[1][2])
+    # the file's z runs to the table's -y (y-up to z-up), so the image's top row (v = 1)
+    # lies towards low y
+    points = [[10.5, 10.5, top], [13.5, 10.5, top], [10.5, 13.5, top], [13.5, 13.5, top]]
+    image, px = render_top(scene, world, points)
+    seen = [dominant(image[int(round(y)), int(round(x))]) for x, y in px]
+    assert seen == ["red", "green", "blue", "yellow"], seen
+
+
+@needs_gl
+def test_army_colours_are_the_ones_chosen():
+    from battlesight.viewer import samples
+
+    world = samples.one_model_world(at=(12.0, 12.0), table=(24.0, 24.0))
+    look = lighting.Look(mat="plain", grid=False, armies={1: (0.1, 0.8, 0.2, 1.0)})
+    model = world.models["solo"]
+    image, px = render_top(None, world, [model.mesh.bounds.mean(axis=0)], look)
+    r, g, b = image[int(round(px[0][1])), int(round(px[0][0]))].astype(int)
+    assert g > 1.5 * r and g > 1.5 * b, (r, g, b)
+
+
+def test_the_software_renderer_keeps_the_flat_look():
+    from battlesight.viewer import samples
+    from battlesight.viewer.render import OffscreenRenderer
+
+    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "tiny") as renderer:
+        assert not renderer.view.look.shaded
+        assert renderer.view.stage.key_light is None
+
+
+def test_occlusion_darkens_the_foot_of_a_wall_not_the_open_table():
+    from battlesight.viewer import ambient, samples
+
+    world = samples.wall_ahead_world(gap=2.0, wall_height=4.0)
+    wall = world.terrain["wall"].geometry.solid
+    y = float(wall.bounds[0][1]) - 0.1  # just in front of the wall
+    points = np.array([[36.0, y, 0.0], [36.0, 5.0, 0.0]])
+    foot, open_table = ambient.openness(world, points, np.tile([0.0, 0.0, 1.0], (2, 1)))
+    assert open_table == 1.0 and foot < 0.75
+
+
+def test_figures_stand_inside_their_rules_cylinder():
+    from battlesight.geometry.volumes import cylinder_volume
+    from battlesight.viewer import proxies
+
+    for base, height, kind in ((50, 2.75, "warjack"), (30, 1.75, "trooper")):
+        volume = cylinder_volume(base, height)
+        rx, ry, h = proxies.cylinder_size(volume)
+        figure = getattr(proxies, kind)(rx, ry, h)
+        v = np.asarray(figure.vertices)
+        assert v[:, 2].min() >= -1e-9 and v[:, 2].max() <= h + 1e-9
+        assert ((v[:, 0] / rx) ** 2 + (v[:, 1] / ry) ** 2).max() <= 1.0 + 1e-6, kind
+
+
+def test_leaves_are_see_through_and_mats_are_generated():
+    from battlesight.viewer import textures
+
+    alpha = textures.leaves()[..., 3]
+    assert set(np.unique(alpha)) == {0, 255} and 0.2 < (alpha == 0).mean() < 0.8
+    grass = textures.table_mat("grass", (24, 24), grid=False)
+    desert = textures.table_mat("desert", (24, 24), grid=False)
+    assert grass.shape == desert.shape and grass.std() > 3
+    assert grass[..., 1].mean() > grass[..., 2].mean() + 20  # green
+    assert desert[..., 0].mean() > desert[..., 2].mean() + 30  # sand
+    with pytest.raises(ValueError):
+        textures.table_mat("lava", (24, 24))
+
+
+def test_army_option_refuses_a_bad_colour_in_one_line():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    demo = root / "scenes" / "examples" / "demo.yaml"
+    result = subprocess.run([sys.executable, "-m", "battlesight", "render", str(demo), "--out",
+                             "/tmp/never-written.png", "--army", "1=chartreuse-ish"],
+                            capture_output=True, text=True, cwd=root, timeout=300)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "--army" in result.stderr
