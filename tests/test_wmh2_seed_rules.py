@@ -200,6 +200,9 @@ def test_spray_attacks_every_model_under_the_template(capsys, tmp_path):
         assert Fraction(hits[model]["exact"]["p_hit"]) == p_hit
         assert Fraction(hits[model]["exact"]["p_unsaved"]) == p_hit * odds.p_damage(2, 12, 12)
     assert report["expected_unsaved"] == float(2 * p_hit * odds.p_damage(2, 12, 12))
+    target_line = next(t for t in report["targets"] if t["model"] == "s1")
+    assert Fraction(target_line["exact"]["p_hit"]) == p_hit  # the same attack, no aiming
+    assert not any(m["name"].startswith("aiming") for m in target_line["modifiers"])
 
 
 def test_spray_in_play_rolls_one_attack_per_model(tmp_path):

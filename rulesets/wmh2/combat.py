@@ -47,7 +47,7 @@ class AttackContext:
     back_strike: bool | None = None  # None: judged from where the attacker stands
     magic: bool = False
     auto_rules: bool = True
-    spray: bool = False  # one of a spray's attacks: no aiming, no target-in-melee, in range
+    spray: bool = False  # one of a spray's attacks: the template puts the model in range
 
 
 @dataclass
@@ -233,9 +233,10 @@ def _attack_roll(board: Board, plan: AttackPlan, ap: Profile, tp: Profile, a: Bo
     if ctx.free_strike:
         add("free strike", 2, RULE_SECTION, "free strike +2 (wmh2 §9.2)")
     if plan.kind != "melee":
-        if ctx.aimed and plan.kind == "ranged" and not ctx.spray:
+        spray = bool(weapon and weapon.spray)  # a spray is never aimed, never misses into
+        if ctx.aimed and plan.kind == "ranged" and not spray:  # another model (wmh2 §9.2)
             add("aiming (forfeits movement)", 2, RULE_SECTION, "aiming +2 (wmh2 §9.2)")
-        if engaged_by(board, plan.target, bd) and not ctx.spray:
+        if engaged_by(board, plan.target, bd) and not spray:
             add("target in melee", -4, RULE_SECTION, "target in melee -4 (wmh2 §9.2)")
         if tp.has("stealth") and not a.eyeless and beyond_stealth(plan.distance):
             plan.auto_miss = "Stealth: attack from more than 5\" misses automatically"
