@@ -18,6 +18,7 @@ from battlesight.viewer.cli import main
 from battlesight.viewer.commands.play import play, read_actions
 
 from tests.helpers import write_scene
+from tests.schema_helpers import assert_valid
 
 #: a mortar (AOE 4, POW 13) 10" from three troopers 1.6" apart: f2's base is partly under a
 #: template on f1, f3's is not; f9 stands far away
@@ -42,9 +43,12 @@ MEDIUM_R = 40 / 25.4 / 2
 
 
 def shoot(capsys, scene, unit: str, target: str, *extra: str) -> dict:
+    """`battlesight shoot --json` in-process, its output checked against the schema."""
     assert main(["shoot", str(scene), "--unit", unit, "--target", target, "--json",
                  *extra]) == 0
-    return json.loads(capsys.readouterr().out)
+    report = json.loads(capsys.readouterr().out)
+    assert_valid("shoot", report)
+    return report
 
 
 def _deviation_count(model_xy, point, attacker_xy, attacker_r, diameter=4.0) -> int:
