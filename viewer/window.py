@@ -13,7 +13,7 @@ from pathlib import Path
 
 from direct.showbase.ShowBase import ShowBase
 
-from . import platform
+from . import lighting, platform
 from .heatmap import DEFAULT_GRID
 from .interact import Controller, Loader
 from .sceneview import SceneView
@@ -40,7 +40,8 @@ class ViewerWindow(ShowBase):
                                      fbprops=platform.framebuffer())
         world, scene = loader()
         w, h = self.win.get_x_size(), self.win.get_y_size()
-        self.scene_view = SceneView(world, scene, w or width, h or height)
+        look = lighting.for_output(lighting.Look(), self.win)  # lit where GLSL exists
+        self.scene_view = SceneView(world, scene, w or width, h or height, look)
         self.controller = Controller(self.scene_view, loader, grid=grid, threaded=True)
         self.disable_mouse()
         self.win.remove_all_display_regions()
