@@ -20,10 +20,11 @@ _R2_STEP = np.array([1.0 / _PLASTIC, 1.0 / _PLASTIC**2])
 _MIN_DEPTH_SHARE = 0.05
 
 
-def r2_points(start: int, count: int) -> np.ndarray:
-    """(count, 2) points of the R2 low-discrepancy sequence in [0, 1)^2, from index start."""
-    index = np.arange(start, start + count, dtype=np.float64)[:, None] + 1.0
-    return np.mod(0.5 + index * _R2_STEP, 1.0)
+def r2_points(start: int | np.ndarray, count: int) -> np.ndarray:
+    """(count, 2) points of the R2 low-discrepancy sequence in [0, 1)^2, from index start;
+    for (g,) starts, (g, count, 2): each row continues its own sequence."""
+    index = np.asarray(start, dtype=np.float64)[..., None] + np.arange(count) + 1.0
+    return np.mod(0.5 + index[..., None] * _R2_STEP, 1.0)
 
 
 @dataclass
@@ -47,18 +48,19 @@ class ViewWindows:
             self.eyes[rows], self.frame[rows], self.lo[rows], self.hi[rows], self.wide[rows]
         )
 
-    def directions(self, start: int, count: int) -> np.ndarray:
+    def directions(self, start: int | np.ndarray, count: int) -> np.ndarray:
         """(g, count, 3) unit directions (float32, as the ray engine takes them) for samples
-        start .. start + count of the sequence."""
+        start .. start + count of the sequence (start: one for all windows, or (g,))."""
         points = r2_points(start, count).astype(np.float32)
+        points = np.broadcast_to(points, (len(self.eyes), count, 2))
         lo, hi = self.lo.astype(np.float32), self.hi.astype(np.float32)
-        uv = lo[:, None, :] + points[None] * (hi - lo)[:, None, :]
+        uv = lo[:, None, :] + points * (hi - lo)[:, None, :]
         frame = self.frame.astype(np.float32)
         # forward + u * right + v * up, for every window and sample, as one matrix product
         rays = np.concatenate([np.ones_like(uv[..., :1]), uv], axis=2) @ frame
         rays /= np.sqrt(np.einsum("gnk,gnk->gn", rays, rays))[..., None]
         if self.wide.any():
-            rays[self.wide] = _sphere(points)
+            rays[self.wide] = _sphere(points[self.wide])
         return rays
 
 
@@ -88,8 +90,8 @@ def view_windows(eyes: np.ndarray, vertices: np.ndarray) -> ViewWindows:
 
 
 def _sphere(points: np.ndarray) -> np.ndarray:
-    """(n, 3) directions uniform over the unit sphere from points (n, 2) in [0, 1)^2."""
-    z = 1.0 - 2.0 * points[:, 0]
+    """(..., 3) directions uniform over the unit sphere from points (..., 2) in [0, 1)^2."""
+    z = 1.0 - 2.0 * points[..., 0]
     ring = np.sqrt(np.maximum(0.0, 1.0 - z * z))
-    phi = 2.0 * np.pi * points[:, 1]
-    return np.column_stack([ring * np.cos(phi), ring * np.sin(phi), z])
+    phi = 2.0 * np.pi * points[..., 1]
+    return np.stack([ring * np.cos(phi), ring * np.sin(phi), z], axis=-1)
