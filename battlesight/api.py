@@ -26,7 +26,7 @@ import numpy as np
 
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.board import Board
-from battlesight.rulesets.core.readings import Readings, differences, use
+from battlesight.rulesets.core.readings import Readings, current_readings, differences, use
 from battlesight.rulesets.core.ruleset import Ruleset, get_ruleset
 from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.rulesets.core.verdict import Verdict
@@ -186,8 +186,12 @@ class Battlefield:
     def readings(self, chosen: ReadingsChoice = None) -> Readings:
         """The scene's system's readings of its ambiguous rules, `chosen` (id -> value, e.g.
         {"wh40k6.A2": "seen-only"}) over the defaults; ValueError naming the known ids or
-        values for one the system does not declare."""
-        return self.ruleset.choose_readings(dict(chosen) if chosen is not None else None)
+        values for one the system does not declare. None: the readings in use (a
+        `core.readings.use` block around the call; the defaults outside one)."""
+        if chosen is None:
+            declared = {r.id for r in self.ruleset.readings}
+            chosen = {k: v for k, v in current_readings().changed().items() if k in declared}
+        return self.ruleset.choose_readings(dict(chosen))
 
     def judge(self, observer: str, target: str, *,
               readings: ReadingsChoice = None) -> Verdict:
