@@ -103,7 +103,7 @@ def test_render_json_prints_the_lines_drawn_as_los_rules_them(path, tmp_path, ca
     out = tmp_path / "los.png"
     assert main(["render", str(path), "--out", str(out), "--los", observer, "--json",
                  "--size", "96x64", "--renderer", "tiny", "--view", "top"]) == 0
-    drawn = json.loads(capsys.readouterr().out)
+    drawn = json.loads(capsys.readouterr().out)["lines"]
     assert out.is_file() and drawn
     assert main(["los", str(path), "--from", observer, "--json"]) == 0
     los = {r["target"]: r["verdict"] for r in json.loads(capsys.readouterr().out)}
@@ -125,7 +125,7 @@ def test_stryker_does_not_see_sorscha_anywhere(tmp_path, capsys):
     assert "ironclad" in verdict["reason"] and verdict["label"] == "not visible"
     assert main(["render", str(path), "--out", str(tmp_path / "s.png"), "--los", "stryker",
                  "--json", "--size", "96x64", "--renderer", "tiny"]) == 0
-    drawn = {d["target"]: d for d in json.loads(capsys.readouterr().out)}
+    drawn = {d["target"]: d for d in json.loads(capsys.readouterr().out)["lines"]}
     assert drawn["sorscha"]["status"] == "hidden" and drawn["sorscha"]["label"] == "not visible"
     assert main(["los", str(path), "--from", "stryker", "--json"]) == 0
     los = json.loads(capsys.readouterr().out)

@@ -113,7 +113,7 @@ def test_an_eye_view_draws_its_models_verdicts(tmp_path):
     drawn = cli("render", str(DEMO), "--out", str(out), "--view", "eye:sgt:boy-3",
                 "--size", "160x90", "--json")
     assert drawn.returncode == 0, drawn.stderr
-    lines = {d["target"]: d for d in json.loads(drawn.stdout)}
+    lines = {d["target"]: d for d in json.loads(drawn.stdout)["lines"]}
     los = cli("los", str(DEMO), "--from", "sgt", "--json")
     verdicts = {r["target"]: r["verdict"] for r in json.loads(los.stdout)}
     assert lines and set(lines) <= set(verdicts)

@@ -1,7 +1,8 @@
 """The published JSON Schemas (battlesight/schemas/): every bundled example scene validates
 against scene.schema.json, broken scenes do not; `shoot --json` for a unit pair of every
 bundled example (and a plain scene of every system) validates against shoot.schema.json;
-`analyze --json` of every bundled example, alone and as a batch, against analyze.schema.json.
+`analyze --json` of every bundled example, alone and as a batch, against analyze.schema.json
+(`render --json` against render.schema.json: tests/test_render_layout.py).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def run_json(capsys, *argv) -> dict:
 
 
 def test_schemas_are_valid_and_shipped():
-    for name in ("scene", "shoot", "analyze"):
+    for name in ("scene", "shoot", "analyze", "render"):
         assert schema(name)["$schema"].endswith("2020-12/schema")
     assert sorted(p.name for p in EXAMPLE_FILES) == sorted(SHOOT_PAIRS)
 

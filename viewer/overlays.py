@@ -63,7 +63,8 @@ def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
         top = np.asarray(world.models[line.target].mesh.bounds[1], float)
         centre = world.models[line.target].mesh.bounds.mean(axis=0)
         labels.append(ScreenLabel(np.array([centre[0], centre[1], top[2]]),
-                                  short_label(line), line.colour))
+                                  short_label(line), line.colour, kind="sight",
+                                  model=line.target))
     return labels
 
 
@@ -106,7 +107,8 @@ def draw_ruler(parent: NodePath, a: np.ndarray, b: np.ndarray, gap: float = 0.0,
         node.set_depth_write(False)
     m = measure(a, b, gap)
     text = f'{m["distance"]:.1f}" (plan {m["plan"]:.1f}", height {m["height"]:+.1f}")'
-    return [ScreenLabel((a + b) / 2, text + (f" {note}" if note else ""), palette.RULER)]
+    return [ScreenLabel((a + b) / 2, text + (f" {note}" if note else ""), palette.RULER,
+                        kind="ruler")]
 
 
 def ruler_ends(world, a, b, board=None) -> tuple[np.ndarray, np.ndarray, float, str]:
@@ -164,18 +166,19 @@ def draw_heatmap(decals: NodePath, field: np.ndarray, table: tuple[float, float]
 
 
 def heat_legend(parent: NodePath, title: str, width: float, height: float,
-                size: float = 15, notes: list[str] = ()) -> NodePath:
+                size: float = 15, notes: list[str] = ()
+                ) -> tuple[NodePath, tuple[float, float, float, float]]:
     """The heatmap's colour key in the bottom-right corner; notes (what the field is and
-    where it comes from) under the colours."""
+    where it comes from) under the colours. Returns its node and pixel box."""
     stops = (0.0, 0.25, 0.5, 0.75, 1.0)
     colours = palette.heat_colours(np.array(stops))
     rows = [(tuple(c[:3]) + (1.0,), f"{round(100 * v)}%") for v, c in zip(stops, colours,
                                                                         strict=True)]
     w = max(text_width(t, size) for t in [title, "100%", *notes]) + 3.2 * size
     h = size * 1.45 * (len(rows) + 1 + len(notes)) + size * 0.8
-    node, _ = draw_legend(parent, title, rows[::-1], list(notes), x=width - w - 12,
-                          y=height - h - 12, size=size)
-    return node
+    x, y = width - w - 12, height - h - 12
+    node, (w, h) = draw_legend(parent, title, rows[::-1], list(notes), x=x, y=y, size=size)
+    return node, (x, y, x + w, y + h)
 
 
 def draw_outline(parent: NodePath, polygon: np.ndarray, heights: tuple[float, ...] = (0.05,),

@@ -16,30 +16,35 @@ from pathlib import Path
 import numpy as np
 from battlesight.scenes.output import write_output, write_outputs
 
-from . import lighting, platform
-from .cameras import Orbit, parse_view, preset_orbit
+from . import platform
+from .cameras import CameraPose, fit_orbit, frame_points, parse_view
 from .heatmap import DEFAULT_GRID, normalise, scene_heat
 from .overlays import ruler_ends
 from .rulings import SightLine
 from .sceneview import SceneView
+from .stage import DrawnLabel
+from .unit_matrix import all_pairs, unit_matrix
+
+DEFAULT_FPS = 30.0
+TURNTABLE_PITCH = -35.0
 
 
 @dataclass
 class RenderSettings:
     """What to draw and how big.
 
-    view:     top | iso | edge1 | edge2 | eye:MODEL[:TARGET]
+    view:     top | iso | edge1 | edge2 | stream | eye:MODEL[:TARGET]
     los:      model id whose sight lines to every enemy are drawn (with a legend); an eye
               view draws its own model's when los is None
     target:   with los, the target whose sample points are drawn (seen / hidden)
     heatmap:  an (ny, nx) field over the table, or a field name (`heatmap.FIELDS`): "exposure"
               and the other layout-analysis fields (`battlesight analyze`), or "eyes"
     heatmap_grid: the layout analysis grid (inches) for a named field
+    labels:   True / "model" labels every model, "unit" one label per unit (False: none)
     ruler:    two model ids (measured base edge to base edge) or two (3,) points
+    matrix:   who sees whom: the top view with a line per pair of enemy units coloured by
+              verdict, and the unit-by-unit grid `los --all` prints beside it (needs a scene)
     backend:  None (auto / $BATTLESIGHT_RENDERER), "headlessgl" or "tiny"
-    lit, mat, grid, armies: the look (`lighting.Look`): the lit shader pipe where the back
-              end has GLSL (False: the flat look), the table mat (auto, grass, desert, city,
-              plain), its inch grid, and army colours by player number
     """
 
     width: int = 1280
@@ -47,34 +52,45 @@ class RenderSettings:
     view: str = "iso"
     los: str | None = None
     target: str | None = None
-    labels: bool = False
+    labels: bool | str = False
     legend: bool = True
     heatmap: np.ndarray | str | None = None
     heatmap_grid: float = DEFAULT_GRID
     ruler: tuple | None = None
+    matrix: bool = False
     backend: str | None = None
-    lit: bool = True
-    mat: str = "auto"
-    grid: bool = True
-    armies: dict | None = None
 
-    def look(self) -> lighting.Look:
-        """The look these settings ask for (shaded where the back end can)."""
-        return lighting.Look(self.lit, self.mat, self.grid, dict(self.armies or {}))
+
+@dataclass
+class Drawing:
+    """What one picture shows, for `render --json`: the camera, the sight lines and the
+    labels as laid out, and the who-sees-whom cells of a matrix picture."""
+
+    camera: CameraPose
+    width: int
+    height: int
+    lines: list[SightLine]
+    labels: list[DrawnLabel]
+    matrix: tuple[list[str], dict] | None = None
+
+    def to_dict(self) -> dict:
+        out = {"camera": self.camera.to_dict(self.width, self.height),
+               "lines": [line.to_dict() for line in self.lines],
+               "labels": [label.to_dict() for label in self.labels]}
+        if self.matrix is not None:
+            units, cells = self.matrix
+            out["matrix"] = {"units": units, "cells": [c.to_dict() for c in cells.values()]}
+        return out
 
 
 class OffscreenRenderer:
     """A SceneView drawn into an offscreen buffer; keep one to render many frames cheaply."""
 
     def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
-                 backend: str | None = None, look: lighting.Look | None = None):
-        look = look or lighting.Look()
-        self.target = platform.make_offscreen(width, height, backend,
-                                              lighting.MULTISAMPLES if look.shaded else 0)
-        look = lighting.for_output(look, self.target.buffer)
-        self.view = SceneView(world, scene, width, height, look)
+                 backend: str | None = None):
+        self.view = SceneView(world, scene, width, height)
+        self.target = platform.make_offscreen(width, height, backend)
         self.view.stage.attach(self.target.buffer)
-        self._warm = False  # a GL pipe's first frame is drawn twice (see `render`)
 
     @property
     def backend(self) -> str:
@@ -83,12 +99,8 @@ class OffscreenRenderer:
     def render(self) -> np.ndarray:
         """Draw one frame; (h, w, 3) uint8, top row first."""
         engine = platform.engine()
-        if not self._warm and self.backend != "tiny":
-            lighting.warm_up(engine, self.view.stage)  # shadow map and shaders, once
-        self._warm = True
         engine.render_frame()
-        if self.backend == "tiny":
-            engine.render_frame()  # the copy to RAM lands one frame late on this pipe
+        engine.render_frame()  # the copy to RAM lands one frame late on some pipes
         return self.target.read_rgb()
 
     def close(self) -> None:
@@ -122,7 +134,12 @@ def apply_settings(view: SceneView, settings: RenderSettings) -> None:
         view.heatmap = normalise(settings.heatmap)
     if settings.ruler is not None:
         view.ruler = ruler_ends(view.world, *settings.ruler, view.judge.board)
-    view.set_view(settings.view)
+    if settings.matrix:
+        if view.scene is None:
+            raise ValueError("a who-sees-whom matrix needs a scene (its units)")
+        verdicts = view.judge(all_pairs(view.scene, view.world))
+        view.matrix = unit_matrix(view.scene, [v.to_dict() for v in verdicts])
+    view.set_view("top" if settings.matrix else settings.view)
     view.show_sight_lines(sight_observer(settings), settings.target)
 
 
@@ -134,25 +151,45 @@ def render_scene(world, scene=None, settings: RenderSettings | None = None) -> n
 def render_scene_lines(world, scene=None, settings: RenderSettings | None = None
                        ) -> tuple[np.ndarray, list[SightLine]]:
     """One picture and the sight lines drawn in it (their verdicts, as `render --json`)."""
+    image, drawing = render_drawing(world, scene, settings)
+    return image, drawing.lines
+
+
+def render_drawing(world, scene=None, settings: RenderSettings | None = None
+                   ) -> tuple[np.ndarray, Drawing]:
+    """One picture and what it shows (`Drawing`: camera, sight lines, laid-out labels)."""
     settings = settings or RenderSettings()
     with OffscreenRenderer(world, scene, settings.width, settings.height,
-                           settings.backend, settings.look()) as renderer:
+                           settings.backend) as renderer:
         apply_settings(renderer.view, settings)
-        return renderer.render(), list(renderer.view.lines)
+        image = renderer.render()
+        view = renderer.view
+        return image, Drawing(view.stage.pose, settings.width, settings.height,
+                              list(view.lines), list(view.stage.drawn_labels), view.matrix)
+
+
+def turntable_orbits(world, aspect: float, frames: int, image_aspect: float | None = None,
+                     pitch: float = TURNTABLE_PITCH, heading: float = -35.0) -> list:
+    """The Orbit of each turntable frame: once round the table, each frame fitted on its own
+    to the table and everything on it (`cameras.fit_orbit`), so no frame cuts the table."""
+    points = frame_points(world)
+    centre = np.array([world.table[0] / 2.0, world.table[1] / 2.0, 0.0])
+    return [fit_orbit(heading + 360.0 * i / frames, pitch, points, aspect,
+                      image_aspect=image_aspect, focus=centre) for i in range(int(frames))]
 
 
 def render_turntable(world, scene=None, settings: RenderSettings | None = None,
-                     frames: int = 36, pitch: float = -35.0) -> list[np.ndarray]:
-    """frames pictures orbiting the table centre once (the view setting is ignored)."""
+                     frames: int = 36, pitch: float = TURNTABLE_PITCH) -> list[np.ndarray]:
+    """frames pictures orbiting the table once, each framed on its own (the view setting is
+    ignored)."""
     settings = settings or RenderSettings()
     images = []
     with OffscreenRenderer(world, scene, settings.width, settings.height,
-                           settings.backend, settings.look()) as renderer:
+                           settings.backend) as renderer:
         apply_settings(renderer.view, settings)
-        base = preset_orbit("iso", world.table, renderer.view.stage.aspect)
-        for i in range(int(frames)):
-            heading = base.heading + 360.0 * i / frames
-            renderer.view.set_orbit(Orbit(base.focus, heading, pitch, base.distance * 0.95))
+        stage = renderer.view.stage
+        for orbit in turntable_orbits(world, stage.view_aspect, frames, stage.aspect, pitch):
+            renderer.view.set_orbit(orbit)
             images.append(renderer.render())
     return images
 
@@ -171,7 +208,8 @@ def save_png(image: np.ndarray, path: str | Path) -> Path:
     return write_output(path, png_bytes(image))
 
 
-def save_frames(images: list[np.ndarray], path: str | Path, fps: float = 12.0) -> list[Path]:
+def save_frames(images: list[np.ndarray], path: str | Path,
+                fps: float = DEFAULT_FPS) -> list[Path]:
     """Write frames: an animated GIF when path ends in .gif, an H.264 video for .mp4 (through
     imageio-ffmpeg's bundled ffmpeg), else numbered PNGs (`name_000.png`, ...), all of them
     or none."""
@@ -183,7 +221,7 @@ def save_frames(images: list[np.ndarray], path: str | Path, fps: float = 12.0) -
         first, *rest = [Image.fromarray(im).convert("P", palette=Image.ADAPTIVE) for im in images]
         buffer = io.BytesIO()
         first.save(buffer, format="GIF", save_all=True, append_images=rest,
-                   duration=int(1000 / fps), loop=0)
+                   duration=gif_delay_ms(fps), loop=0)
         return [write_output(path, buffer.getvalue())]
     if suffix == ".mp4":
         return [write_mp4(images, path, fps)]
@@ -192,7 +230,13 @@ def save_frames(images: list[np.ndarray], path: str | Path, fps: float = 12.0) -
                           for i, im in enumerate(images)})
 
 
-def write_mp4(images: list[np.ndarray], path: Path, fps: float = 12.0) -> Path:
+def gif_delay_ms(fps: float) -> int:
+    """A GIF frame's delay for fps: GIF counts in hundredths of a second (so 30 fps is 30 ms,
+    33 fps), and players slow delays under 20 ms down to 100 ms, so 20 is the floor."""
+    return max(20, 10 * round(100.0 / fps))
+
+
+def write_mp4(images: list[np.ndarray], path: Path, fps: float = DEFAULT_FPS) -> Path:
     """Encode (h, w, 3) uint8 frames as H.264 MP4 (yuv420p, so every player shows it); frame
     sides are padded to even numbers, as the codec needs. Written beside, then renamed."""
     import imageio_ffmpeg

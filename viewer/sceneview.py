@@ -10,8 +10,8 @@ from collections.abc import Iterable
 import numpy as np
 from panda3d.core import NodePath
 
-from . import lighting, overlays, palette
-from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose
+from . import matrix_view, overlays, palette
+from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose, world_orbit
 from .rulings import Judge, SightLine, sight_lines
 from .scenegraph import SceneGraph, build_scene_graph, draw_models, draw_terrain, ring_node
 from .stage import ScreenLabel, Stage
@@ -22,10 +22,8 @@ EYE_VIEW_CLEARANCE = 6.0
 class SceneView:
     """World + scene drawn on a Stage, with overlays; no window, no input."""
 
-    def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
-                 look: lighting.Look = lighting.FLAT):
+    def __init__(self, world, scene=None, width: int = 1280, height: int = 720):
         self.world, self.scene = world, scene
-        self.look = look  # lit (shader pipe) or flat (fixed function), mat, army colours
         self.stage = Stage(width, height)
         self.judge: Judge | None = None  # the scene's ruleset's one sight judgement
         self.graph: SceneGraph | None = None
@@ -45,6 +43,7 @@ class SceneView:
         self.highlight: tuple[np.ndarray, tuple[float, ...]] | None = None  # outline, heights
         self.legend_box: tuple[float, float, float, float] | None = None  # x, y, w, h pixels
         self.help: list[str] = []  # lines of the help panel (top right)
+        self.matrix: tuple[list[str], dict] | None = None  # units, cells (`unit_matrix`)
         self.hud = self.stage.overlay.attach_new_node("hud")
         self.build()
 
@@ -54,10 +53,8 @@ class SceneView:
         """(Re)build the battlefield nodes from the world, keeping what is shown over it."""
         if self.graph is not None:
             self.graph.root.remove_node()
-        self.graph = build_scene_graph(self.world, self.scene, self.look)
+        self.graph = build_scene_graph(self.world, self.scene)
         self.graph.root.reparent_to(self.stage.root)
-        if self.look.shaded:
-            self.stage.light(self.graph.root, self.world)
         self._follow_world()
 
     def update_world(self, world, scene=None, terrain: Iterable[str] = (),
@@ -77,10 +74,8 @@ class SceneView:
                 node = nodes.pop(model_id, None)
                 if node is not None:
                     node.remove_node()
-        draw_terrain(graph.root, [e for k, e in world.terrain.items() if k in terrain], graph,
-                     world, scene)
-        draw_models(graph.root, [m for k, m in world.models.items() if k in models], graph,
-                    scene)
+        draw_terrain(graph.root, [e for k, e in world.terrain.items() if k in terrain], graph)
+        draw_models(graph.root, [m for k, m in world.models.items() if k in models], graph)
         self._follow_world()
 
     def offset_nodes(self, terrain: dict[str, tuple[float, float]],
@@ -123,10 +118,9 @@ class SceneView:
         """A preset or eye view by name (see `cameras.parse_view`); KeyError for a bad model."""
         kind, _, _ = parse_view(view)
         aspects = (self.stage.view_aspect, self.stage.aspect)
-        pose = view_pose(self.world, view, *aspects)
+        self.orbit = None if kind == "eye" else world_orbit(self.world, kind, *aspects)
+        pose = view_pose(self.world, view, *aspects) if self.orbit is None else self.orbit.pose()
         self.view_name = view
-        self.orbit = None if kind == "eye" else preset_orbit(
-            kind, self.world.table, aspects[0], image_aspect=aspects[1])
         self.set_pose(pose)
 
     def set_orbit(self, orbit: Orbit) -> None:
@@ -198,13 +192,15 @@ class SceneView:
         graph.decals.node().remove_all_children()
         self.hud.node().remove_all_children()
         labels: list[ScreenLabel] = []
+        blocks: list[tuple[float, float, float, float]] = []  # panels labels keep clear of
         inset = 0.0
         self.legend_box = None
         if self.heatmap is not None:
             overlays.draw_heatmap(graph.decals, self.heatmap, self.world.table)
-            overlays.heat_legend(self.hud, self.heatmap_title, self.stage.width,
-                                 self.stage.height, self.stage.text_px * 0.9,
-                                 self.heatmap_notes)
+            _, box = overlays.heat_legend(self.hud, self.heatmap_title, self.stage.width,
+                                          self.stage.height, self.stage.text_px * 0.9,
+                                          self.heatmap_notes)
+            blocks.append(box)
         if self.highlight is not None:
             overlays.draw_outline(graph.overlays, *self.highlight)
         if self.observer is not None:
@@ -222,24 +218,81 @@ class SceneView:
                 _, (width, height) = overlays.sight_legend(
                     self.hud, self.observer, self.lines, size=self.stage.text_px)
                 self.legend_box = (12.0, 12.0, width, height)
+                blocks.append((12.0, 12.0, 12.0 + width, 12.0 + height))
                 inset = width + 24
+        if self.matrix is not None:
+            inset = max(inset, self._draw_matrix(labels, blocks))
         if self.ruler is not None:
             labels += overlays.draw_ruler(graph.overlays, *self.ruler)
         if self.show_labels:
-            labels += self.model_labels()
-        self.stage.set_labels(labels)
+            labels += self.model_labels({lab.model for lab in labels if lab.model})
+        self.stage.label_blocks = blocks
+        self.stage.set_labels(self.eye_view_labels(labels))
         self._panels()
-        inset = inset if inset < 0.45 * self.stage.width else 0.0
+        widest = 0.62 if self.matrix is not None else 0.45
+        inset = inset if inset < widest * self.stage.width else 0.0
         if inset != self.stage.inset_left:
             self.stage.inset_left = inset
             self.apply_view()
 
-    def model_labels(self) -> list[ScreenLabel]:
+    def _draw_matrix(self, labels: list[ScreenLabel], blocks: list) -> float:
+        """Who sees whom: the unit lines over the table and the grid at the left; returns
+        the pixels the grid keeps at the left."""
+        units, cells = self.matrix
+        centres = matrix_view.unit_centres(self.world, self.scene)
+        halves = matrix_view.line_halves(centres, matrix_view.unit_players(self.scene), units,
+                                         cells)
+        labels += matrix_view.draw_matrix_lines(self.graph.overlays, halves, centres)
+        box = matrix_view.draw_grid(self.hud, units, cells, 12.0, 12.0, self.stage.text_px * 0.9)
+        blocks.append(box)
+        return box[2] + 12.0
+
+    def model_labels(self, skip: set[str] = frozenset()) -> list[ScreenLabel]:
+        """A label over every model (`show_labels` True or "model"), or over every unit
+        ("unit": at its models' centre, with how many there are); models in `skip` (already
+        named by a sight line's label) get none, nor units all of whose models are skipped."""
+        if self.show_labels == "unit":
+            units: dict[str, list] = {}
+            for model in self.world.models.values():
+                units.setdefault(model.unit or model.id, []).append(model)
+            out = []
+            for unit, models in units.items():
+                if all(m.id in skip for m in models):
+                    continue
+                xy = np.mean([m.position[:2] for m in models], axis=0)
+                top = max(float(m.mesh.bounds[1][2]) for m in models) + 0.3
+                text = unit if len(models) == 1 else f"{unit} ({len(models)})"
+                out.append(ScreenLabel(np.array([*xy, top]), text, palette.TEXT, kind="unit",
+                                       model=models[0].id if len(models) == 1 else None))
+            return out
+        return [ScreenLabel(np.array([*m.position[:2], m.mesh.bounds[1][2] + 0.3]), m.id,
+                            palette.TEXT, kind="model", model=m.id)
+                for m in self.world.models.values() if m.id not in skip]
+
+    def eye_model(self) -> str | None:
+        """The model whose eye the camera is at (None for other views)."""
+        pose = self.stage.pose
+        return pose.hide if pose is not None and pose.hide in self.world.models else None
+
+    def eye_view_labels(self, labels: list[ScreenLabel]) -> list[ScreenLabel]:
+        """In a model's eye view, the labels of models that eye does not see at all (plain
+        ray-cast share 0, the visibility its sight lines are drawn from) become "hidden"
+        markers at the frame's edge; the eye's own model gets no label. Other views: as given."""
+        eye = self.eye_model()
+        if eye is None:
+            return labels
+        named = sorted({lab.model for lab in labels if lab.model and lab.model != eye})
+        share = {v.target: v.geometric_share
+                 for v in self.judge([(eye, m) for m in named])} if named else {}
         out = []
-        for model in self.world.models.values():
-            top = np.array([*model.position[:2], model.mesh.bounds[1][2] + 0.3])
-            text = model.id if not model.unit else f"{model.id} ({model.unit})"
-            out.append(ScreenLabel(top, text, palette.TEXT, (-10.0, 6.0)))
+        for lab in labels:
+            if lab.model == eye:
+                continue
+            if lab.model in share and share[lab.model] <= 0.0:
+                text = lab.text if lab.kind == "sight" else f"{lab.text} hidden"
+                lab = ScreenLabel(lab.point, text, palette.darker(lab.colour, 0.8),
+                                  kind="hidden", model=lab.model)
+            out.append(lab)
         return out
 
     def _panels(self) -> None:

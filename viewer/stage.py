@@ -29,12 +29,32 @@ from .cameras import CameraPose
 
 @dataclass
 class ScreenLabel:
-    """Text kept next to the projection of a world point."""
+    """Text laid out next to the projection of a world point (`labels.layout`). kind: model,
+    unit, sight, ruler or hidden (a model its eye view does not see: a marker at the frame's
+    bottom edge); model: the model id it names, if any."""
 
     point: np.ndarray
     text: str
     colour: palette.Colour = palette.TEXT
-    offset: tuple[float, float] = (8.0, -8.0)  # pixels right, up
+    offset: tuple[float, float] = (8.0, -8.0)  # pixels right, up (kept for callers)
+    kind: str = "label"
+    model: str | None = None
+
+
+@dataclass
+class DrawnLabel:
+    """A label as drawn: its text, pixel box (x0, y0, x1, y1; y down) and anchor pixel."""
+
+    label: ScreenLabel
+    box: tuple[float, float, float, float]
+    anchor: tuple[float, float]
+    leader: bool
+
+    def to_dict(self) -> dict:
+        """What `render --json` prints of it."""
+        return {"text": self.label.text, "kind": self.label.kind, "model": self.label.model,
+                "box": [round(v, 1) for v in self.box],
+                "anchor": [round(v, 1) for v in self.anchor], "leader": self.leader}
 
 
 class Stage:
@@ -49,18 +69,21 @@ class Stage:
         self.overlay.set_light_off(1)
         self.overlay.set_material_off(1)
         self.overlay.set_bin("unsorted", 0, 1)  # draw in scene-graph order: panels, then text
-        self.lens = PerspectiveLens()
+        self.perspective = PerspectiveLens()
+        self.orthographic = OrthographicLens()
+        self.lens = self.perspective
         self.camera = self.root.attach_new_node(Camera("camera", self.lens))
         self.lens2d = OrthographicLens()
         self.lens2d.set_near_far(-1000.0, 1000.0)
         self.camera2d = self.overlay.attach_new_node(Camera("camera2d", self.lens2d))
         self.labels_root = self.overlay.attach_new_node("screen-labels")
         self.labels: list[ScreenLabel] = []
+        self.drawn_labels: list[DrawnLabel] = []
+        self.label_blocks: list[tuple[float, float, float, float]] = []  # legend panels
         self.pose: CameraPose | None = None
         self.inset_left = 0.0  # pixels at the left kept for a legend; the view centres right
         self.hidden: NodePath | None = None
         self._regions: list = []
-        self.key_light: NodePath | None = None  # the lit look's shadow caster (`light`)
         self._add_lights()
         self.resize(width, height)
 
@@ -74,24 +97,10 @@ class Stage:
         self.root.set_light(self.root.attach_new_node(ambient))
         self.root.set_light(sun_np)
 
-    def light(self, battlefield: NodePath, world) -> None:
-        """The lit look (`lighting`): a shadow-casting key light over world's table and its
-        tallest piece, on battlefield only; the camera leaves shadow-only nodes out."""
-        from . import lighting
-
-        if self.key_light is not None:
-            self.key_light.remove_node()
-        meshes = [e.geometry.solid for e in world.terrain.values()]
-        meshes += [e.geometry.area for e in world.terrain.values()]
-        top = max([float(m.bounds[1][2]) for m in meshes if m is not None and len(m.faces)]
-                  + [float(m.mesh.bounds[1][2]) for m in world.models.values()] + [1.0])
-        self.key_light = lighting.light_battlefield(self.root, battlefield, world.table, top)
-        self.camera.node().set_camera_mask(lighting.VIEW_MASK)
-
     def resize(self, width: int, height: int) -> None:
         """Match the lenses to a new image size."""
         self.width, self.height = int(width), int(height)
-        self.lens.set_aspect_ratio(self.width / self.height)
+        self.perspective.set_aspect_ratio(self.width / self.height)
         self.lens2d.set_film_size(self.width, self.height)
         self.lens2d.set_film_offset(self.width / 2.0, -self.height / 2.0)
         if self.pose is not None:
@@ -135,8 +144,16 @@ class Stage:
     def set_pose(self, pose: CameraPose) -> None:
         """Place the camera; hide the model whose eye the pose is (see `hide_node`)."""
         self.pose = pose
+        lens = self.orthographic if pose.ortho else self.perspective
+        if lens is not self.lens:
+            self.lens = lens
+            self.camera.node().set_lens(lens)
         self.lens.set_near_far(pose.near, pose.far)
-        self.lens.set_min_fov(pose.fov)
+        if pose.ortho:
+            self.lens.set_film_size(pose.ortho * self.aspect, pose.ortho)
+        else:
+            self.lens.set_aspect_ratio(self.aspect)
+            self.lens.set_min_fov(pose.fov)
         film = self.lens.get_film_size()
         self.lens.set_film_offset(-film[0] * self.inset_left / (2.0 * self.width), 0.0)
         self.camera.set_pos(*map(float, pose.position))
@@ -186,23 +203,54 @@ class Stage:
         self.update_labels()
 
     def update_labels(self) -> None:
-        """Re-project every screen label (call after the camera moved)."""
+        """Re-project and lay out every screen label (call after the camera moved): boxes
+        inside the frame, none overlapping another or a legend panel (`labels.layout`), a
+        leader line to each label moved off its anchor."""
+        from .labels import edge_anchor, layout, leader_end
+
         self.labels_root.node().remove_all_children()
+        self.drawn_labels = []
         if not self.labels:
             return
         pixels, ok = self.project(np.array([lab.point for lab in self.labels]))
-        placed: list[tuple[float, float, float, float]] = []
-        for label, (px, py), visible in zip(self.labels, pixels, ok, strict=True):
-            if not visible:
+        size = self.text_px
+        shown, anchors, sizes = [], [], []
+        for label, pixel, inside in zip(self.labels, pixels, ok, strict=True):
+            if not inside:
                 continue
-            x, y = px + label.offset[0], py - label.offset[1]
-            size = self.text_px
-            box = (x, y - size, x + 0.5 * size * len(label.text), y + 0.3 * size)
-            if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
-                   for b in placed):
-                continue  # would overlap a label already placed: the legend still lists it
-            placed.append(box)
-            add_text(self.labels_root, label.text, x, y, size, label.colour, shadow=True)
+            anchor = edge_anchor(pixel, self.width, self.height) if label.kind == "hidden" \
+                else pixel
+            shown.append(label)
+            anchors.append(anchor)
+            sizes.append(text_box(label.text, size))
+        if not shown:
+            return
+        descent = 0.2
+        leaders = []
+        for placed in layout(np.array(anchors), np.array(sizes), self.width, self.height,
+                             self.label_blocks, descent):
+            label, anchor = shown[placed.index], anchors[placed.index]
+            add_text(self.labels_root, label.text, *placed.baseline, size, label.colour,
+                     shadow=True)
+            if placed.leader:
+                leaders.append((anchor, leader_end(placed.box, anchor)))
+            self.drawn_labels.append(DrawnLabel(label, placed.box,
+                                                (float(anchor[0]), float(anchor[1])),
+                                                placed.leader))
+        if leaders:
+            from .geom import lines_node
+
+            starts = np.array([[a[0], 0.0, -a[1]] for a, _ in leaders])
+            ends = np.array([[b[0], 0.0, -b[1]] for _, b in leaders])
+            node = self.labels_root.attach_new_node(lines_node("leaders", starts, ends))
+            node.set_color(*palette.TEXT[:3], 0.8)
+
+
+def text_box(text: str, size: float) -> tuple[float, float]:
+    """(width, height) in pixels of text drawn at `size` (Panda3D's own font metrics)."""
+    node = TextNode("measure")
+    node.set_text(text)
+    return node.get_width() * size + 0.06 * size, (node.get_top() - node.get_bottom()) * size
 
 
 def add_text(parent: NodePath, text: str, x: float, y: float, size: float,

@@ -25,10 +25,11 @@ from battlesight.viewer.commands.common import (
     print_json,
     require_model,
 )
-from battlesight.viewer.commands.look import add_look_options, look_settings
 from battlesight.viewer.errors import UsageError
 
 FRAME_SUFFIXES = (".png", ".gif", ".mp4")
+DEFAULT_FPS = 30.0  # as viewer.render.DEFAULT_FPS (the parser does not import Panda3D)
+MIN_FPS, MAX_FPS = 1.0, 60.0
 
 
 def add_parser(sub, name: str) -> None:
@@ -36,15 +37,21 @@ def add_parser(sub, name: str) -> None:
     add_scene_argument(parser)
     parser.add_argument("--out", required=True, metavar="FILE",
                         help="output image (.png); with --turntable .gif, .mp4 or numbered .png")
-    parser.add_argument("--view", default="iso", metavar="VIEW",
-                        help="top | iso | edge1 | edge2 | eye:MODEL[:TARGET] (default iso)")
+    parser.add_argument("--view", default=None, metavar="VIEW",
+                        help="top (orthographic) | iso | edge1 | edge2 | stream (a 16:9 "
+                             "overview that fills the frame) | eye:MODEL[:TARGET] (default iso)")
     parser.add_argument("--size", default="1920x1080", metavar="WxH",
                         help="image size in pixels (default 1920x1080)")
     parser.add_argument("--los", metavar="MODEL",
                         help="draw MODEL's sight lines to every enemy, coloured by ruling")
     parser.add_argument("--target", metavar="MODEL",
                         help="with --los: draw the sample points on this target (seen/hidden)")
-    parser.add_argument("--labels", action="store_true", help="label every model")
+    parser.add_argument("--labels", nargs="?", const="model", choices=("model", "unit"),
+                        help="label every model (--labels unit: one label per unit); laid out "
+                             "so none overlap, eye views mark the models they cannot see")
+    parser.add_argument("--matrix", action="store_true",
+                        help="who sees whom: the top view with a line per pair of enemy units "
+                             "coloured by verdict, and the unit-by-unit grid of los --all")
     add_heatmap_options(parser, "draw a heatmap on the table (see --field)")
     parser.add_argument("--heatmap-field", metavar="FILE.npy",
                         help="heatmap from a saved (ny, nx) array instead "
@@ -53,13 +60,18 @@ def add_parser(sub, name: str) -> None:
                         help="measure between two models, base to base")
     parser.add_argument("--turntable", type=int_in(1, MAX_TURNTABLE_FRAMES), metavar="N",
                         help="N frames orbiting the table (GIF, MP4 or numbered PNGs)")
+    parser.add_argument("--seconds", type=float_in(0.0, MAX_TURNTABLE_FRAMES / MIN_FPS,
+                                                   above=True), metavar="S",
+                        help="a turntable S seconds long (fps x S frames)")
+    parser.add_argument("--fps", type=float_in(MIN_FPS, MAX_FPS), default=None, metavar="F",
+                        help=f"turntable frames per second (default {DEFAULT_FPS:g})")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend")
     parser.add_argument("--json", action="store_true",
-                        help="with --los or an eye view: print the sight lines drawn (observer, "
-                             "target, status, label, seen_share, geometric_share, rule) as JSON")
+                        help="print what was drawn as JSON: the camera, the sight lines "
+                             "(observer, target, status, label, seen_share, geometric_share, "
+                             "rule), every label with its pixel box, a matrix's cells")
     parser.add_argument("--renderer", choices=("auto", "headlessgl", "tiny"), default=None,
                         help="back end (default: $BATTLESIGHT_RENDERER or auto)")
-    add_look_options(parser)
 
 
 def add_heatmap_options(parser, help_text: str) -> None:
@@ -101,18 +113,26 @@ def check_args(args, scene) -> None:
     if not out.parent.exists() or not out.parent.is_dir():
         raise UsageError(f"cannot write {args.out}: folder {out.parent} does not exist")
     check_output_path(out, "--out")
+    frames = turntable_frames(args)
     suffix = out.suffix.lower()
-    allowed = FRAME_SUFFIXES if args.turntable else (".png",)
+    allowed = FRAME_SUFFIXES if frames else (".png",)
     if suffix not in allowed:
         raise UsageError(f"--out must end in {' or '.join(allowed)}")
-    if args.turntable is not None and not 1 <= args.turntable <= MAX_TURNTABLE_FRAMES:
-        raise UsageError(f"--turntable N: N from 1 to {MAX_TURNTABLE_FRAMES}")
-    if args.turntable is not None:
+    if frames is not None:
         width, height = parse_size(args.size)
-        if width * height * args.turntable > MAX_TURNTABLE_PIXELS:
-            raise UsageError(f"--turntable {args.turntable} at --size {width}x{height} is "
-                             f"{width * height * args.turntable:,} pixels (the limit is "
+        if width * height * frames > MAX_TURNTABLE_PIXELS:
+            raise UsageError(f"a turntable of {frames} frames at --size {width}x{height} is "
+                             f"{width * height * frames:,} pixels (the limit is "
                              f"{MAX_TURNTABLE_PIXELS:,}): use fewer frames or a smaller size")
+    if args.matrix:
+        for flag, given in (("--los", args.los), ("--target", args.target),
+                            ("--turntable/--seconds", frames), ("--ruler", args.ruler)):
+            if given:
+                raise UsageError(f"--matrix draws every unit pair on the top view: not with "
+                                 f"{flag}")
+        if args.view not in (None, "top"):
+            raise UsageError(f"--matrix draws the top view: not with --view {shown(args.view)}")
+    args.view = args.view or "iso"
     try:
         kind, model, target = parse_view(args.view)
     except ValueError as error:
@@ -125,11 +145,27 @@ def check_args(args, scene) -> None:
             require_model(scene, model_id)
     if args.target and not args.los:
         raise UsageError("--target needs --los MODEL")
-    if args.json and args.turntable:
-        raise UsageError("--json prints the sight lines of one picture: not with --turntable")
+    if args.json and frames:
+        raise UsageError("--json prints what one picture shows: not with a turntable")
     if args.heatmap and args.heatmap_field:
         raise UsageError("use --heatmap or --heatmap-field, not both")
     check_heatmap_options(args, scene)
+
+
+def turntable_frames(args) -> int | None:
+    """The number of turntable frames asked for (--turntable N, or --seconds S at --fps),
+    None for one picture; UsageError for --fps without a turntable or both counts given."""
+    if args.turntable is not None and args.seconds is not None:
+        raise UsageError("give --turntable N (frames) or --seconds S, not both")
+    if args.seconds is not None:
+        frames = round(args.seconds * (args.fps or DEFAULT_FPS))
+        if not 1 <= frames <= MAX_TURNTABLE_FRAMES:
+            raise UsageError(f"--seconds {args.seconds:g} at {args.fps or DEFAULT_FPS:g} fps is "
+                             f"{frames} frames; a turntable has 1 to {MAX_TURNTABLE_FRAMES}")
+        return frames
+    if args.fps is not None and args.turntable is None:
+        raise UsageError("--fps goes with --turntable N or --seconds S")
+    return args.turntable
 
 
 def settings_from_args(args, world):
@@ -148,10 +184,10 @@ def settings_from_args(args, world):
             raise UsageError(f"cannot read heatmap field: {error}") from None
     return RenderSettings(
         width=width, height=height, view=args.view, los=args.los, target=args.target,
-        labels=args.labels, legend=not args.no_legend, heatmap=heatmap, heatmap_grid=args.grid,
-        ruler=tuple(args.ruler) if args.ruler else None,
+        labels=args.labels or False, legend=not args.no_legend, heatmap=heatmap,
+        heatmap_grid=args.grid, ruler=tuple(args.ruler) if args.ruler else None,
+        matrix=args.matrix,
         backend=None if args.renderer in (None, "auto") else args.renderer,
-        **look_settings(args),
     )
 
 
@@ -163,20 +199,21 @@ def run(args) -> int:
     from battlesight.viewer import platform
     from battlesight.viewer.platform import RenderUnavailable
     from battlesight.viewer.render import (
-        render_scene_lines,
+        render_drawing,
         render_turntable,
         save_frames,
         save_png,
     )
 
     start = time.perf_counter()
-    lines = []
+    drawing = None
+    frames = turntable_frames(args)
     try:
-        if args.turntable:
-            paths = save_frames(render_turntable(world, scene, settings, args.turntable),
-                                args.out)
+        if frames:
+            paths = save_frames(render_turntable(world, scene, settings, frames), args.out,
+                                args.fps or DEFAULT_FPS)
         else:
-            image, lines = render_scene_lines(world, scene, settings)
+            image, drawing = render_drawing(world, scene, settings)
             paths = [save_png(image, args.out)]
     except RenderUnavailable as error:
         raise UsageError(str(error)) from None
@@ -184,11 +221,12 @@ def run(args) -> int:
         raise UsageError(f"cannot write {args.out}: {error.strerror or error}") from None
     seconds = time.perf_counter() - start
     shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]} ({len(paths)} files)"
-    summary = (f"wrote {shown} ({settings.width}x{settings.height}, {platform.last_backend}, "
-               f"{seconds:.2f} s)")
+    clip = f", {frames} frames at {args.fps or DEFAULT_FPS:g} fps" if frames else ""
+    summary = (f"wrote {shown} ({settings.width}x{settings.height}{clip}, "
+               f"{platform.last_backend}, {seconds:.2f} s)")
     if args.json:
         print(summary, file=sys.stderr)
-        print_json([line.to_dict() for line in lines])
+        print_json(drawing.to_dict())
     else:
         print(summary)
     return 0
