@@ -96,3 +96,22 @@ def test_links_between_pages_resolve() -> None:
             if anchor and dest.suffix == ".md":
                 headings = re.findall(r"^#+ (.+)$", dest.read_text(encoding="utf-8"), re.M)
                 assert anchor in {_slug(h) for h in headings}, f"{page.name}: {target}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rules_page_lists_every_declared_reading(ruleset: str) -> None:
+    """The Readings section is the one `readings_doc` generates from the ruleset (rerun it
+    after changing a reading): every reading with its default and alternatives, every fixed
+    register row with the reason."""
+    from battlesight.rulesets.core.readings_doc import readings_section
+    from battlesight.rulesets.core.ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    page = (DOCS / "rules" / f"{ruleset}.md").read_text(encoding="utf-8")
+    assert readings_section(rs) in page, "rerun python -m battlesight.rulesets.core.readings_doc"
+    section = page[page.index("\n## Readings\n"):]
+    for r in rs.readings:
+        row = next(line for line in section.splitlines() if line.startswith(f"| `{r.id}` |"))
+        assert all(f"`{v}`" in row for v in r.values), r.id
+    for a in rs.ambiguities:
+        assert f"| {a.id} |" in section and a.because[:40] in section, a.id

@@ -52,8 +52,8 @@ A8 = Reading(
     code="rulesets/wh40k6/terrain.py area_cover")
 A10 = Reading(
     "wh40k6.A10", "wh40k6 §5.5", "When does a line of sight pass through a forest?",
-    Alt("canopy", "when the line passes through the forest's canopy volume"),
-    (Alt("footprint", "when the line crosses the forest's footprint in plan, at any height"),),
+    Alt("footprint", "when the line crosses the forest's footprint in plan, at any height"),
+    (Alt("canopy", "only when the line passes through the forest's canopy volume"),),
     code="rulesets/wh40k6/cover.py view_of")
 A11 = Reading(
     "wh40k6.A11", "wh40k6 §5.3", "Does shooting through the gaps of a third unit give cover?",

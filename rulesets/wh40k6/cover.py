@@ -75,7 +75,7 @@ def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerVie
     """A FirerView from a Visibility, with forests the firer stands in left out (A10)."""
     firer = vis.observer or ""
     own = {e.id for e in pieces_under(board, firer)} if firer in board.models else set()
-    through = footprint_crossings(board, vis) if A10.means("footprint") else vis.through
+    through = vis.through if A10.means("canopy") else footprint_crossings(board, vis)
     forests = {k: v for k, v in through.items()
                if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
     obscured = min(1.0, vis.obscured_fraction + sum(forests.values()))
@@ -84,7 +84,7 @@ def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerVie
 
 def footprint_crossings(board: Board, vis: Visibility) -> dict[str, float]:
     """Share of the target's samples seen along a line whose plan crosses each forest's
-    footprint, at any height (A10 'footprint')."""
+    footprint, at any height (A10 'footprint', the digest's reading)."""
     from battlesight.rulesets.core.lines import length_inside
 
     points = np.asarray(vis.points, float).reshape(-1, 3)

@@ -61,9 +61,19 @@ AMBIGUITIES = (
         "does not cross it", "rulesets/wmh2/sight.py crosses_discs",
         "sampled lines touch a base exactly with zero probability: both readings judge alike"),
     Ambiguity(
+        "A7", "wmh2 §5.5", "Wall-height thresholds", ("the volume geometry decides",
+                                                      "the printed heights decide"),
+        "the volume geometry decides", "rulesets/wmh2/sight.py",
+        "the printed thresholds only illustrate the volume rule; sight is cast against the "
+        "walls' real heights, so there is no second number to test"),
+    Ambiguity(
         "A8", "wmh2 §2.5", "Out-of-formation troopers: full advance (p.18) or forced run (p.22)?",
         ("they must run toward the unit commander and lose their action",
          "they full advance toward the commander and lose their action"),
         "they must run toward the unit commander and lose their action",
         "rulesets/wmh2/active.py must_run", _GAME),
+    Ambiguity(
+        "A14", "wmh2 §12", "The threshold check (EXT 5 truncated)",
+        ("2d6 + fury above THR frenzies", "2d6 + fury at THR or above frenzies"),
+        "2d6 + fury above THR frenzies", "rulesets/wmh2/turn.py", _GAME),
 )
