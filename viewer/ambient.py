@@ -36,7 +36,7 @@ def _frames(normals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def openness(world, points: np.ndarray, normals: np.ndarray, rays: int = RAYS,
              reach: float = REACH) -> np.ndarray:
     """(n,) share of hemisphere rays from points (n, 3) around normals (n, 3) that reach `reach`
-    inches without meeting solid terrain, a model or the table top."""
+    inches without meeting solid terrain or the table top (models move: they are left out)."""
     p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
     nrm = np.asarray(normals, dtype=np.float64).reshape(-1, 3)
     if not len(p):
@@ -46,9 +46,9 @@ def openness(world, points: np.ndarray, normals: np.ndarray, rays: int = RAYS,
     dirs = (local[None, :, 0:1] * t[:, None] + local[None, :, 1:2] * b[:, None]
             + local[None, :, 2:3] * nrm[:, None])  # (n, rays, 3)
     starts = np.repeat(p + LIFT * nrm, rays, axis=0)
-    ends = starts + reach * dirs.reshape(-1, 3)
-    hit = (ends[:, 2] < 0.0) & (starts[:, 2] >= 0.0)
-    hit |= world.blocked(starts, ends)
+    directions = dirs.reshape(-1, 3)
+    hit = (starts[:, 2] + reach * directions[:, 2] < 0.0) & (starts[:, 2] >= 0.0)
+    hit |= world.solid_scene.occluded(starts, directions, np.full(len(starts), reach))
     return 1.0 - hit.reshape(-1, rays).mean(axis=1)
 
 

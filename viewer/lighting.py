@@ -37,6 +37,7 @@ SUN_COLOUR = (1.05, 0.99, 0.88, 1.0)
 SKY = (0.40, 0.43, 0.50)  # hemisphere ambient: light from above ...
 GROUND = (0.22, 0.20, 0.18)  # ... and bounced up from the table
 MODEL_RIM = 0.55
+DETAIL = 0.3  # how much finer grain the table mat gets close up
 
 VERTEX = """
 #version 120
@@ -78,6 +79,7 @@ uniform vec3 ground;
 uniform float rim;
 uniform float texel;
 uniform float grid;
+uniform float detail;
 varying vec2 v_plan;
 varying vec3 v_pos;
 varying vec3 v_normal;
@@ -100,6 +102,11 @@ void main() {
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.xyyy).r
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.yxyy).r
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.yyyy).r);
+    if (detail > 0.0) {  // the same image 9x finer: grain where the camera comes close
+        vec3 fine = texture2D(p3d_Texture0, v_uv * 9.0).rgb;
+        base *= mix(1.0, 2.0 * dot(fine, vec3(0.333)) / max(dot(tex.rgb, vec3(0.666)), 0.05),
+                    detail);
+    }
     if (grid > 0.0) {  // inch lines, stronger every 6", a pixel wide at any distance
         vec2 w = fwidth(v_plan);
         vec2 inch = abs(fract(v_plan + 0.5) - 0.5) / w;
@@ -245,6 +252,7 @@ def light_battlefield(stage_root: NodePath, battlefield: NodePath, table: tuple[
     battlefield.set_shader_input("rim", 0.0)
     battlefield.set_shader_input("texel", 1.0 / SHADOW_MAP)
     battlefield.set_shader_input("grid", 0.0)
+    battlefield.set_shader_input("detail", 0.0)
     return sun
 
 
@@ -262,6 +270,7 @@ def warm_up(engine, stage) -> None:
 def grid_lines(node: NodePath, on: bool = True) -> NodePath:
     """Draw the inch grid (every 6" stronger) on node's surface, in world inches."""
     node.set_shader_input("grid", 1.0 if on else 0.0)
+    node.set_shader_input("detail", DETAIL)
     return node
 
 

@@ -79,7 +79,7 @@ def mat_colours(kind: str, shape: tuple[int, int], seed: int = 0) -> np.ndarray:
             0.9 + 0.2 * fbm(shape, cells * 8, 2, seed + 1))[..., None]
     if kind == "city":
         broad = fbm(shape, cells, 4, seed)
-        rgb = _mix((0.33, 0.33, 0.34), (0.48, 0.47, 0.45), broad)
+        rgb = _mix((0.27, 0.27, 0.28), (0.42, 0.41, 0.39), broad)
         slab = max(4, int(round(w * 6 / 72)))  # 6" paving slabs on a 72" table
         yy, xx = np.mgrid[0:h, 0:w]
         seam = ((xx % slab) < 1) | ((yy % slab) < 1)
