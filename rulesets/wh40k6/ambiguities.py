@@ -99,7 +99,12 @@ AMBIGUITIES = (
         "A13", "wh40k6 §4.5", "Which point of the firer decides the vehicle facing it hits?",
         ("its sight point", "its base centre"), "its sight point",
         "rulesets/wh40k6/vehicles.py shot_facing",
-        "a vehicle's sight point is its hull's centre line, so both points give one facing"),
+        "the facing struck is worked out in the attack's resolution from one point, not in a "
+        "sight verdict; not made switchable yet"),
+    Ambiguity(
+        "A14", "wh40k6 §8.7", "Which facing does an ordinary blast hit?",
+        ("the facing towards the firer", "the side facing"), "the facing towards the firer",
+        "rulesets/wh40k6/resolve.py", _GAME),
     Ambiguity(
         "A16", "wh40k6 §8.9", "Damage results above 6?", ("explodes", "6 is the most"),
         "explodes", "rulesets/wh40k6/damage.py", _GAME),
@@ -108,15 +113,47 @@ AMBIGUITIES = (
         ("snap shots only", "cannot shoot in the next shooting phase"), "snap shots only",
         "rulesets/wh40k6/damage.py", _GAME),
     Ambiguity(
+        "A17", "wh40k6 §7.4", "Impact test with its modifier: when does it fail?",
+        ("a modified 1 or less fails", "an unmodified 1 fails"), "a modified 1 or less fails",
+        "rulesets/wh40k6/movement.py", _GAME),
+    Ambiguity(
+        "A19", "wh40k6 §8.5", "Must a precision shot's chosen model be visible?",
+        ("in range is enough", "it must be visible too"), "in range is enough",
+        "rulesets/wh40k6/resolve.py", _GAME),
+    Ambiguity(
+        "A20", "wh40k6 §11", "When does a flying monstrous creature test for Grounded?",
+        ("when hit by any unit's shooting", "only while swooping"),
+        "when hit by any unit's shooting", "rulesets/wh40k6/resolve.py", _GAME),
+    Ambiguity(
         "A22", "wh40k6 §5.6", "Where is barrage cover judged from?",
         ("the marker centre, at the target's mid-height", "the marker centre, from above"),
         "the marker centre, at the target's mid-height", "rulesets/wh40k6/cover.py "
-        "barrage_cover", "a view from above sees every model whole, so that reading would "
-        "never give cover: no rule the seed states would be left to apply"),
+        "barrage_cover", "nothing in los, shoot or play calls it yet: barrages "
+        "are not resolved, so there is no judgement to switch"),
     Ambiguity(
         "A23", "wh40k6 §6.3", "Climbing and moving in one ruin move",
         ("a 4-5 climbs one floor and moves roll - 3\"", "a 4-5 climbs or moves"),
         "a 4-5 climbs one floor and moves roll - 3\"", "rulesets/wh40k6/movement.py", _GAME),
+    Ambiguity(
+        "A24", "wh40k6 §6.4", "What cover do battlements give?",
+        ("4+, as barricades", "none stated"), "4+, as barricades", "rulesets/wh40k6/terrain.py",
+        "the seed gives no value at all; a scene sets its own with `cover:` on the piece"),
+    Ambiguity(
+        "A25", "wh40k6 §6.1", "Lethal terrain: impassable, or passable and deadly to end in?",
+        ("only models that may cross pass over; ending there removes the model",
+         "impassable to all"),
+        "only models that may cross pass over; ending there removes the model",
+        "rulesets/wh40k6/movement.py", _GAME),
+    Ambiguity(
+        "A26", "wh40k6 §7.3", "A jet pack's movement-phase move",
+        ("6\" with the pack", "as the base unit type"), "6\" with the pack",
+        "rulesets/wh40k6/movement.py", _GAME),
+    Ambiguity(
+        "A27", "wh40k6 §3", "Distance to an elevated flyer or skimmer",
+        ("the closest 3D distance to the hull", "to the base"),
+        "the closest 3D distance to the hull", "rulesets/wh40k6/ruleset.py distance",
+        "the distance is the board's one measure, shared by range, charges and psychic "
+        "powers; los prints plan and 3D distances side by side"),
     Ambiguity(
         "A28", "wh40k6 §8.5", "Blast wounds on models no firer sees",
         ("allowed, closest to the firer first", "only on models a firer sees"),

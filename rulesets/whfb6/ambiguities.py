@@ -42,9 +42,23 @@ AMBIGUITIES = (
         "the game does not record whether an enemy unit marched, so the second reading "
         "has nothing to test"),
     Ambiguity(
+        "2", "whfb6 §7", "When may a unit reform?", ("in the movement phase, as a remaining "
+                                                   "move", "in its close-combat turn"),
+        "in the movement phase, as a remaining move", "rulesets/whfb6/movement.py", _GAME),
+    Ambiguity(
+        "3", "whfb6 §8", "Do normal missiles fire before guess-range weapons?",
+        ("normal missiles first (the seed)", "guess-range weapons first (the English)"),
+        "normal missiles first (the seed)", "rulesets/whfb6/actions.py",
+        "guess-range weapons are not implemented, so there is no order to choose"),
+    Ambiguity(
         "5", "whfb6 §9.4", "Which combat results cause panic nearby?",
         ("a friendly unit defeated or destroyed", "a friendly unit broken or destroyed"),
         "a friendly unit defeated or destroyed", "rulesets/whfb6/combat.py", _GAME),
+    Ambiguity(
+        "7", "whfb6 §8.4", "Scaly skin: modified by S above 4?",
+        ("the normal Strength table", "the printed 'S > 4' rule"), "the normal Strength table",
+        "rulesets/whfb6/tables.py armour_need",
+        "scaly skin is not implemented, so there is no save to read either way"),
     Ambiguity(
         "8", "whfb6 §9.1", "A great weapon against chargers: chargers first or strikes last?",
         ("the great weapon strikes last unless it charged", "chargers strike first"),
@@ -54,6 +68,27 @@ AMBIGUITIES = (
         ("the normal terrain rules", "free movement unless difficult terrain or obstacles"),
         "the normal terrain rules", "rulesets/whfb6/movement.py",
         "free skirmisher movement is not implemented, so there is no second rule to pick"),
+    Ambiguity(
+        "10", "whfb6 §4.2", "Skirmisher spacing",
+        ("within 1\" of another model of the unit", "1\" apart exactly"),
+        "within 1\" of another model of the unit", "rulesets/whfb6/sight.py screens",
+        "the spacing is not checked: a skirmishing unit is whatever its scene places, and it "
+        "screens sight as the hull of its bases either way"),
+    Ambiguity(
+        "12", "whfb6 §9", "Breath weapons and Stand & Shoot",
+        ("no Stand & Shoot-like reaction against a breath weapon", "reactions as usual"),
+        "no Stand & Shoot-like reaction against a breath weapon", "rulesets/whfb6/charge.py",
+        "breath weapons are not implemented, so the reaction never arises"),
+    Ambiguity(
+        "13", "whfb6 §9.2", "Excess wounds in combat",
+        ("wounds beyond the models' remaining Wounds do not count, except overkill",
+         "every wound counts"),
+        "wounds beyond the models' remaining Wounds do not count, except overkill",
+        "rulesets/whfb6/combat.py", _GAME),
+    Ambiguity(
+        "14", "whfb6 §8.3, §9.1", "The WS and S/T charts the seed references but omits",
+        ("the published charts", "none"), "the published charts", "rulesets/whfb6/tables.py",
+        "the charts are missing from the seed, not read two ways"),
     Ambiguity(
         "fear-pursuit", "whfb6 §7, §11",
         "Does a pursuit or overrun charge into a fear or terror causer need a test?",

@@ -73,6 +73,20 @@ AMBIGUITIES = (
         "they must run toward the unit commander and lose their action",
         "rulesets/wmh2/active.py must_run", _GAME),
     Ambiguity(
+        "A9", "wmh2 §3", "Pre-measuring", ("not allowed, except the control area and other "
+                                          "exceptions", "allowed"),
+        "not allowed, except the control area and other exceptions", "rulesets/wmh2/turn.py",
+        "a tool that measures for the players cannot forbid itself; it is noted, not applied"),
+    Ambiguity(
+        "A10", "wmh2 §5.6", "The translated word in Eyeless Sight", ("Camouflage",
+                                                                    "concealment"),
+        "Camouflage", "rulesets/wmh2/cover.py defence",
+        "the 2010 English quick reference settles it; the other word is a translation slip"),
+    Ambiguity(
+        "A12", "wmh2 §13", "Encounter levels the seed leaves out",
+        ("only the sourced levels", "the published table"), "only the sourced levels",
+        "rulesets/wmh2/layout.py", "missing values, not a reading of a rule"),
+    Ambiguity(
         "A14", "wmh2 §12", "The threshold check (EXT 5 truncated)",
         ("2d6 + fury above THR frenzies", "2d6 + fury at THR or above frenzies"),
         "2d6 + fury above THR frenzies", "rulesets/wmh2/turn.py", _GAME),
