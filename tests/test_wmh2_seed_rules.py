@@ -97,6 +97,10 @@ def test_aoe_hits_every_model_the_template_covers(capsys, tmp_path):
         p_blast_damage = odds.p_damage(2, 7, 12)  # 2d6 + 7 against ARM 12
         unsaved = blast * p_blast_damage + direct * odds.p_damage(2, 13, 12)
         assert Fraction(hits[model]["exact"]["p_unsaved"]) == unsaved, model
+    on_hit = {h["model"]: h for h in tpl["on_hit"]}  # the expected outcome of a hit
+    assert list(on_hit) == ["f1", "f2"] and on_hit["f2"]["damage"] == "2d6+7"
+    assert on_hit["f2"]["p_damage"] == float(odds.p_damage(2, 7, 12))
+    assert on_hit["f1"]["expected_damage"] == float(odds.expected_damage(2, 13, 12))
     dev = tpl["deviation"]
     assert Fraction(dev["exact_p_miss"]) == 1 - p_hit
     assert math.isclose(dev["cap"], round((10 - MEDIUM_R) / 2, 3))

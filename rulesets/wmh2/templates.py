@@ -152,6 +152,7 @@ class TemplatePlan:
     blast_mod: int = 0
     cap: float = 0.0
     deviations: dict[str, int] = field(default_factory=dict)  # AOE: model -> rolls of 36
+    on_hit: list[dict[str, Any]] = field(default_factory=list)  # AOE: given a direct hit
 
     @property
     def rule(self) -> str:
@@ -180,6 +181,7 @@ class TemplatePlan:
                                                              for v in self.point]
             out["in_range"] = self.in_range
             out["blast_damage"] = f"2d6+{self.blast_mod}"
+            out["on_hit"] = list(self.on_hit)
             out["deviation"] = self.deviation_odds()
         else:
             out["not_attacked"] = dict(self.blocked)
@@ -224,6 +226,16 @@ def _aoe(board: Board, out: TemplatePlan) -> None:
             counts[m] = counts.get(m, 0) + 1
     out.deviations = counts
     p_hit, miss = plan.p_hit, 1 - plan.p_hit
+    hit_dist = damage_dist(plan.damage_dice, plan.damage_mod, plan.armour)
+    for m in [plan.target, *out.under]:  # what a direct hit does, model by model
+        dist = hit_dist if m == plan.target else damage_dist(2, out.blast_mod,
+                                                             armour(board, a, bd[m]))
+        hurt = can_damage(board, plan, m)
+        out.on_hit.append({
+            "model": m, "damage": f"{plan.damage_dice}d6+{plan.damage_mod}" if m == plan.target
+            else f"2d6+{out.blast_mod}",
+            "p_damage": float(dist.p(lambda v: v > 0)) if hurt else 0.0,
+            "expected_damage": float(dist.mean()) if hurt else 0.0})
     for m in [plan.target, *sorted(set(out.under) | set(counts) - {plan.target})]:
         direct = p_hit if m == plan.target else Fraction(0)
         blast = miss * Fraction(counts.get(m, 0), 36) + (

@@ -136,6 +136,10 @@ def template_text(t: dict) -> str:
             for h in t["hits"]]
     parts = [head, table(rows, ["model", "role", "p_hit", "p_direct", "p_blast", "p_unsaved",
                                 "exp_damage"]) if rows else "no model under the template"]
+    if t.get("on_hit"):
+        parts.append("  on a direct hit: " + "; ".join(
+            f"{h['model']} {h['damage']} (p damage {h['p_damage']:.3f}, expected "
+            f"{h['expected_damage']:.3f})" for h in t["on_hit"]))
     for model, why in (t.get("not_attacked") or {}).items():
         parts.append(f"  not attacked: {model}: {_why(why)}")
     return "\n".join(parts)
