@@ -237,3 +237,39 @@ def exit_code(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as stop:
         return int(stop.code)
+
+
+def test_stream_view_fills_a_16_9_frame():
+    """--view stream: the table spans the frame's width (within the margin) from its long
+    side, and nothing it frames leaves the picture."""
+    from battlesight.scenes.build import build_world
+    from battlesight.scenes.loader import load_scene
+
+    scene = load_scene(str(CITY))
+    world = build_world(scene)
+    with OffscreenRenderer(world, scene, 640, 360, "tiny") as renderer:
+        apply_settings(renderer.view, RenderSettings(640, 360, view="stream"))
+        pixels, ok = renderer.view.stage.project(frame_points(world))
+    assert ok.all()
+    span_x = np.ptp(pixels[:, 0]) / 640
+    span_y = np.ptp(pixels[:, 1]) / 360
+    assert span_x > 0.95 or span_y > 0.95
+    assert span_x * span_y > 0.8  # the framed box covers most of the picture
+
+
+def test_window_zoom_and_pan_keep_the_top_view_orthographic():
+    """In the window, the wheel and a pan keep the top view orthographic (the film shrinks
+    as it zooms in); turning away from straight down is a perspective view."""
+    from battlesight.viewer.interact import Controller
+
+    world = samples.skirmish_world()
+    with OffscreenRenderer(world, None, 480, 270, "tiny") as renderer:
+        controller = Controller(renderer.view, loader=lambda: (samples.skirmish_world(), None))
+        renderer.view.set_view("top")
+        film = renderer.view.stage.pose.ortho
+        controller.zoom(2)
+        assert 0 < renderer.view.stage.pose.ortho < film
+        controller.pan(20, 10)
+        assert renderer.view.stage.pose.ortho is not None
+        controller.orbit(30, -40)
+        assert renderer.view.stage.pose.ortho is None

@@ -363,13 +363,13 @@ class Controller:
         right = np.array([math.cos(h), math.sin(h), 0.0])
         forward = np.array([-math.sin(h), math.cos(h), 0.0])
         focus = o.focus + (-dx * right + dy * forward) * scale
-        self.view.set_orbit(Orbit(focus, o.heading, o.pitch, o.distance, o.fov))
+        self.view.set_orbit(Orbit(focus, o.heading, o.pitch, o.distance, o.fov, o.ortho))
 
     def zoom(self, steps: float) -> None:
         """Wheel: positive steps move closer."""
         o = self._orbit()
         dist = float(np.clip(o.distance * 0.85 ** steps, 2.0, 2000.0))
-        self.view.set_orbit(Orbit(o.focus, o.heading, o.pitch, dist, o.fov))
+        self.view.set_orbit(Orbit(o.focus, o.heading, o.pitch, dist, o.fov, o.ortho))
 
     def home(self) -> None:
         table = self.view.world.table
