@@ -184,3 +184,15 @@ def test_army_option_refuses_a_bad_colour_in_one_line():
                             capture_output=True, text=True, cwd=root, timeout=300)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "--army" in result.stderr
+
+
+@needs_gl
+def test_bench_times_the_lit_overview_against_the_flat_one():
+    from battlesight.viewer.render_bench import format_render_bench, render_bench
+
+    figures = render_bench(size=(320, 180), repeat=1)
+    assert figures["lit_backend"] == "headlessgl" and figures["lit_command_s"] > 0
+    assert figures["lit_vs_flat"] == round(figures["lit_command_s"]
+                                           / figures["flat_command_s"], 3)
+    text = format_render_bench(figures)
+    assert "lit (shadows, 4x AA" in text and "target 1.5 s" in text
