@@ -122,7 +122,9 @@ def _read_mesh(path: str, suffix: str, y_up: bool) -> tuple[trimesh.Trimesh, np.
         mesh = make_mesh(np.asarray(geom.vertices), np.asarray(geom.faces))
         if y_up:
             matrix = Y_UP_TO_Z_UP @ np.asarray(matrix)
-        parts.append((str(node), transform(mesh, matrix)))
+        matrix = np.asarray(matrix, dtype=np.float64)
+        parts.append((str(node), mesh if np.array_equal(matrix, np.eye(4)) else
+                      transform(mesh, matrix)))
     if not parts:
         raise MeshFileError(path, "holds no triangles")
     mesh, face_part, names = concatenate_labeled(parts)
@@ -261,7 +263,8 @@ def split_parts(
 
 def _centring(mesh: trimesh.Trimesh, scale: float) -> np.ndarray:
     """4x4 matrix: scaled, its plan bounding-box centre on the origin, its lowest point at 0."""
-    lo, hi = mesh.bounds
+    verts = np.asarray(mesh.vertices)  # not trimesh's bounds: it hashes the whole array first
+    lo, hi = verts.min(axis=0), verts.max(axis=0)
     centre = 0.5 * (lo[:2] + hi[:2])
     m = np.diag([scale, scale, scale, 1.0])
     m[:3, 3] = [-scale * centre[0], -scale * centre[1], -scale * lo[2]]
@@ -275,9 +278,10 @@ def _local_plan(key: tuple, scale: float) -> tuple[np.ndarray, tuple[float, ...]
     mesh = _cache[key][0] if key in _cache else None
     if mesh is None:  # evicted since: read it again
         mesh = _cached(key[0], key[3])[1][0]
-    centred = transform(mesh, _centring(mesh, scale))
-    ring = largest_ring(plan_outline(centred.vertices, centred.faces))
-    return ring, find_floors(centred.vertices, centred.faces)
+    m = _centring(mesh, scale)  # a scale and a shift: applied per axis, no matrix product
+    verts = np.asarray(mesh.vertices) * np.diag(m)[:3] + m[:3, 3]
+    faces = np.asarray(mesh.faces)
+    return largest_ring(plan_outline(verts, faces)), find_floors(verts, faces)
 
 
 def mesh_footprint(path: str | os.PathLike, at: ArrayLike, rotation: float = 0.0,

@@ -34,11 +34,11 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "wing": ("wing", "wings"),
     "tail": ("tail", "tails"),
     "base": ("base", "bases", "plinth"),
-    "head": ("head", "helmet", "helm", "skull", "face"),
-    "torso": ("torso", "chest", "abdomen", "belly"),
+    "head": ("head", "heads", "helmet", "helm", "skull", "face"),
+    "torso": ("torso", "torsos", "chest", "abdomen", "belly"),
     "legs": ("leg", "legs", "foot", "feet", "thigh", "shin", "knee"),
     "arms": ("arm", "arms", "hand", "hands", "forearm", "shoulder", "fist"),
-    "body": ("body", "cloak", "armour", "armor"),
+    "body": ("body", "bodies", "cloak", "armour", "armor"),
 }
 #: Each word of the vocabulary and its label.
 PART_WORDS: dict[str, str] = {w: label for label, ws in VOCABULARY.items() for w in ws}

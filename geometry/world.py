@@ -128,7 +128,8 @@ class World:
             [self.terrain[i].geometry.stand is self.terrain[i].geometry.solid
              for i in self._terrain_ids], dtype=bool)
         # cast down from just above the highest standing surface: float32 keeps heights exact
-        tops = [e.geometry.stand.bounds[1][2] for e in entries if e.geometry.stand is not None]
+        tops = [float(np.asarray(e.geometry.stand.vertices)[:, 2].max()) for e in entries
+                if e.geometry.stand is not None]  # not trimesh's bounds, which hash the array
         self._stand_top = max(tops, default=0.0) + 1.0
         self._static_dirty = False
         self.terrain_builds += 1

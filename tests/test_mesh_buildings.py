@@ -158,3 +158,19 @@ def test_one_bvh_for_a_piece_that_stands_on_its_solid(tmp_path):
     assert world._stand.triangles == 0  # the tower is not built a second time to stand on
     assert world.stand_height((23, 23)) == pytest.approx(0.2)
     assert world.stand_height((23, 23), 1) == pytest.approx(3.0)
+
+
+def test_bench_big_mesh_row(capsys):
+    from battlesight.viewer.cli import main
+
+    assert main(["bench", "--rays", "2000", "--models", "4", "--pieces", "2", "--only", "rays",
+                 "--mesh-faces", "4000"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "world build, " in line)
+    assert "M-face mesh" in row and "x the raw embreex BVH build of its triangles" in row
+    from battlesight.scenes.mesh_bench import big_mesh_figures
+
+    figures = big_mesh_figures(4000, repeat=1)
+    assert figures["faces"] >= 3840 and figures["storeys"] == 5
+    assert figures["stands_at"] == pytest.approx(2 * 76.2 / 25.4 + 5 / 25.4, abs=1e-3)
+    assert figures["world_vs_raw"] > 0
