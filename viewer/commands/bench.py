@@ -2,7 +2,9 @@
 
 Prints raw embreex segment throughput, the project's throughput through `World.blocked` on the
 same rays (and their ratio), world build time, the median time of one model-to-model query at
-default sampling, and the time for all ordered pairs of models in one batch.
+default sampling, and the time for all ordered pairs of models in one batch; then the world
+build of a table holding one 1M-face mesh building beside the raw embreex BVH build of the
+same triangles (`scenes.mesh_bench`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from battlesight.geometry.world import World
 from battlesight.scenes.build import build_world
 from battlesight.scenes.generate import generate_table
 from battlesight.scenes.limits import MAX_MODELS, MAX_SEED, MAX_TERRAIN_PIECES
+from battlesight.scenes.mesh_bench import big_mesh_figures
 from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import print_json
 
@@ -30,11 +33,15 @@ def add_parser(sub, name: str) -> None:
                         help="models on the table")
     parser.add_argument("--pieces", type=int_in(0, MAX_TERRAIN_PIECES), default=40,
                         help="terrain pieces on the table")
+    parser.add_argument("--mesh-faces", type=int_in(0, 5_000_000), default=1_000_000,
+                        help="faces of the big-mesh world build (0: leave that figure out)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def run(args) -> int:
     figures = bench(args.seed, args.rays, args.models, args.pieces)
+    if args.mesh_faces:
+        figures["big_mesh"] = big_mesh_figures(args.mesh_faces)
     if args.json:
         print_json(figures)
     else:
@@ -192,4 +199,10 @@ def format_figures(f: dict) -> str:
         f"  all {f['all_pairs']} ordered pairs         {f['all_pairs_s']:8.2f} s"
         f"   ({f['all_pairs_rays_per_s'] / 1e6:.2f} M rays/s end to end)",
     ]
+    if f.get("big_mesh"):
+        b = f["big_mesh"]
+        lines.append(
+            f"  world build, {b['faces'] / 1e6:.2g}M-face mesh      {b['world_build_s']:8.2f} s"
+            f"   ({b['world_vs_raw']:.2f}x the raw embreex BVH build of its triangles, "
+            f"{b['raw_bvh_s']:.2f} s)")
     return "\n".join(lines)
