@@ -24,6 +24,7 @@ from .stage import ScreenLabel, add_text
 
 LINE_RADIUS = 0.09  # inches
 SAMPLE_SIZE = 0.035
+READING_MARKER = 0.45  # inches: the diamond on a line another reading would judge otherwise
 
 
 def aim_point(world, line: SightLine) -> np.ndarray:
@@ -60,6 +61,9 @@ def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
         node = _unlit(parent, f"sight-{line.target}",
                       geom.tubes_soup([start], [end], radius), line.colour)
         node.set_tag("sight", line.target)
+        if line.readings:  # another reading of an ambiguous rule changes this verdict
+            _unlit(parent, f"reading-{line.target}",
+                   geom.markers_soup([(start + end) / 2], READING_MARKER), palette.SELECTED)
         top = np.asarray(world.models[line.target].mesh.bounds[1], float)
         centre = world.models[line.target].mesh.bounds.mean(axis=0)
         labels.append(ScreenLabel(np.array([centre[0], centre[1], top[2]]),

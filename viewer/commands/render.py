@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from battlesight.rulesets.core.readings import use
+from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.scenes.limits import (
     MAX_IMAGE_SIDE,
     MAX_TURNTABLE_FRAMES,
@@ -16,7 +18,12 @@ from battlesight.scenes.limits import (
     MIN_IMAGE_SIDE,
     shown,
 )
-from battlesight.viewer.commands.arguments import float_in, int_in
+from battlesight.viewer.commands.arguments import (
+    add_reading_arguments,
+    chosen_readings,
+    float_in,
+    int_in,
+)
 from battlesight.viewer.commands.common import (
     add_scene_argument,
     check_grid,
@@ -58,6 +65,7 @@ def add_parser(sub, name: str) -> None:
                              "(as analyze --save-field writes)")
     parser.add_argument("--ruler", nargs=2, metavar=("A", "B"),
                         help="measure between two models, base to base")
+    add_reading_arguments(parser, every=True)
     parser.add_argument("--turntable", type=int_in(1, MAX_TURNTABLE_FRAMES), metavar="N",
                         help="N frames orbiting the table (GIF, MP4 or numbered PNGs)")
     parser.add_argument("--seconds", type=float_in(0.0, MAX_TURNTABLE_FRAMES / MIN_FPS,
@@ -196,6 +204,8 @@ def run(args) -> int:
     parse_size(args.size)
     check_args(args, scene)
     settings = settings_from_args(args, world)
+    chosen = chosen_readings(args.reading, get_ruleset(scene.ruleset))
+    explore = ("sight",) if args.readings == "all" else ()
     from battlesight.viewer import platform
     from battlesight.viewer.platform import RenderUnavailable
     from battlesight.viewer.render import (
@@ -209,12 +219,13 @@ def run(args) -> int:
     drawing = None
     frames = turntable_frames(args)
     try:
-        if frames:
-            paths = save_frames(render_turntable(world, scene, settings, frames), args.out,
-                                args.fps or DEFAULT_FPS)
-        else:
-            image, drawing = render_drawing(world, scene, settings)
-            paths = [save_png(image, args.out)]
+        with use(chosen, explore):  # sight lines judged under the readings chosen
+            if frames:
+                paths = save_frames(render_turntable(world, scene, settings, frames), args.out,
+                                    args.fps or DEFAULT_FPS)
+            else:
+                image, drawing = render_drawing(world, scene, settings)
+                paths = [save_png(image, args.out)]
     except RenderUnavailable as error:
         raise UsageError(str(error)) from None
     except OSError as error:
