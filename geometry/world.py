@@ -252,10 +252,15 @@ class World:
         if ids[0] is None:
             if floor:
                 raise ValueError(f"no ruin beneath {tuple(at)} to stand on floor {floor}")
+            if near is not None:
+                raise ValueError(f"no mesh piece beneath {tuple(at)} to stand on near z {near:g}")
             return 0.0
         entry = self.terrain[ids[0]]
         if entry.kind == "mesh" and entry.geometry.stand is entry.geometry.solid:
             return self._mesh_level(entry, at, floor, near, float(top - dist[0]))
+        if near is not None:
+            raise ValueError(f"{entry.id} is not a mesh piece: z {near:g} picks among the "
+                             "surfaces of a mesh building (a ruin takes floor)")
         if entry.floors:
             level = floor or 0
             if level >= len(entry.floors):

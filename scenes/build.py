@@ -79,7 +79,8 @@ def world_problems(scene: Scene, file: str | None = None,
         try:
             place_model(world, spec, scene, volume)
         except BUILD_ERRORS as exc:  # nowhere to stand: no ruin floor beneath, a roof, ...
-            exc = BuildInputError("floor" if spec.floor else "at", f"cannot stand here: {exc}")
+            at_key = "floor" if spec.floor else "z" if spec.z is not None else "at"
+            exc = BuildInputError(at_key, f"cannot stand here: {exc}")
             problems.append(_problem(scene, file, key, exc, spec.line))
     return world, problems
 

@@ -174,3 +174,13 @@ def test_bench_big_mesh_row(capsys):
     assert figures["faces"] >= 3840 and figures["storeys"] == 5
     assert figures["stands_at"] == pytest.approx(2 * 76.2 / 25.4 + 5 / 25.4, abs=1e-3)
     assert figures["world_vs_raw"] > 0
+
+
+def test_z_off_a_mesh_piece_refused(tmp_path):
+    path = tower_scene(tmp_path, "")
+    text = path.read_text().replace("at: [40, 40]}", "at: [40, 40], z: 3}")
+    path.write_text(text)
+    code, _, err = run(["validate", path])
+    assert code == 2
+    assert f"{path}:{line_of(path, 'id: enemy')}: models[enemy].z: cannot stand here: no mesh" \
+        in err
