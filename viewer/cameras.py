@@ -92,14 +92,18 @@ def _tangents(aspect: float, fov: float, image_aspect: float | None) -> tuple[fl
     return tan_y * aspect, tan_y
 
 
-def _centred_shift(side: np.ndarray, depth: np.ndarray, tan: float, limit: float,
-                   d: float) -> float | None:
-    """The camera's offset along one image axis, at depth coordinate d, that centres the
-    points' projections on it (None when they cannot fit inside +-limit)."""
+def _shift_range(side: np.ndarray, depth: np.ndarray, tan: float, limit: float,
+                 d: float) -> tuple[float, float]:
+    """The camera offsets along one image axis, at depth coordinate d, that keep every
+    point's projection inside +-limit (empty when lo > hi)."""
     reach = limit * tan * (depth - d)
-    lo, hi = float((side - reach).max()), float((side + reach).min())
-    if lo > hi + 1e-9:
-        return None
+    return float((side - reach).max()), float((side + reach).min())
+
+
+def _centred_shift(side: np.ndarray, depth: np.ndarray, tan: float, limit: float,
+                   d: float) -> float:
+    """The offset within the feasible range that centres the points' projections."""
+    lo, hi = _shift_range(side, depth, tan, limit, d)
     for _ in range(50):  # the projections' max + min falls as the shift grows: bisect
         mid = (lo + hi) / 2.0
         ndc = (side - mid) / (tan * (depth - d))
@@ -142,10 +146,11 @@ def fit_orbit(heading: float, pitch: float, points: np.ndarray, aspect: float,
     tan_x, tan_y = _tangents(aspect, fov, image_aspect)
     nearest = float(depth.min()) - 0.5  # the camera stays this far behind the nearest point
     lo, hi = nearest - 1e5, nearest
-    for _ in range(80):
+    for _ in range(60):
         mid = (lo + hi) / 2.0
-        fits = (_centred_shift(side_x, depth, tan_x, limit, mid) is not None
-                and _centred_shift(side_y, depth, tan_y, limit, mid) is not None)
+        x_lo, x_hi = _shift_range(side_x, depth, tan_x, limit, mid)
+        y_lo, y_hi = _shift_range(side_y, depth, tan_y, limit, mid)
+        fits = x_lo <= x_hi + 1e-9 and y_lo <= y_hi + 1e-9
         lo, hi = (mid, hi) if fits else (lo, mid)
     d = lo
     a = _centred_shift(side_x, depth, tan_x, limit, d)

@@ -39,21 +39,18 @@ def _candidates(anchor: np.ndarray, w: float, h: float, gap: float) -> np.ndarra
     near = [(ax + gap, ay - gap - h), (ax - gap - w, ay - gap - h), (ax + gap, ay + gap),
             (ax - gap - w, ay + gap), (ax - w / 2, ay - gap - h), (ax - w / 2, ay + gap),
             (ax + gap, ay - h / 2), (ax - gap - w, ay - h / 2)]
-    out = list(near)
-    for ring in RINGS[1:]:
-        r = ring * h + gap
-        for k in range(DIRECTIONS):
-            t = 2 * math.pi * k / DIRECTIONS - math.pi / 4  # start up and to the right
-            cx, cy = ax + r * math.cos(t) * 1.6, ay - r * math.sin(t)
-            out.append((cx - w / 2, cy - h / 2))
-    return np.array(out, dtype=np.float64)
+    r = np.repeat(np.asarray(RINGS[1:]) * h + gap, DIRECTIONS)
+    t = np.tile(2 * np.pi * np.arange(DIRECTIONS) / DIRECTIONS - np.pi / 4, len(RINGS) - 1)
+    rings = np.stack([ax + r * np.cos(t) * 1.6 - w / 2, ay - r * np.sin(t) - h / 2], axis=1)
+    return np.concatenate([np.array(near, dtype=np.float64), rings])
 
 
-def _overlaps(box: np.ndarray, boxes: np.ndarray) -> bool:
-    if not len(boxes):
-        return False
-    return bool(((box[0] < boxes[:, 2]) & (boxes[:, 0] < box[2])
-                 & (box[1] < boxes[:, 3]) & (boxes[:, 1] < box[3])).any())
+def _overlap_matrix(boxes: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """(k, m) bool: boxes[i] overlaps taken[j]."""
+    if not len(taken):
+        return np.zeros((len(boxes), 0), dtype=bool)
+    return ((boxes[:, None, 0] < taken[None, :, 2]) & (taken[None, :, 0] < boxes[:, None, 2])
+            & (boxes[:, None, 1] < taken[None, :, 3]) & (taken[None, :, 1] < boxes[:, None, 3]))
 
 
 def layout(anchors: np.ndarray, sizes: np.ndarray, width: float, height: float,
@@ -75,20 +72,18 @@ def layout(anchors: np.ndarray, sizes: np.ndarray, width: float, height: float,
         corners = _candidates(anchor, w, h, gap=4.0)
         corners[:, 0] = np.clip(corners[:, 0], EDGE, width - EDGE - w)
         corners[:, 1] = np.clip(corners[:, 1], EDGE, height - EDGE - h)
-        best = fallback = None
-        for x, y in corners:
-            box = np.array([x, y, x + w, y + h])
-            if _overlaps(box, taken):
-                continue
-            covers = len(others) and ((others[:, 0] > box[0]) & (others[:, 0] < box[2])
-                                      & (others[:, 1] > box[1]) & (others[:, 1] < box[3])).any()
-            if not covers:
-                best = box
-                break
-            fallback = box if fallback is None else fallback
-        box = best if best is not None else fallback
-        if box is None:
+        boxes = np.concatenate([corners, corners + [w, h]], axis=1)  # (k, 4)
+        free = ~_overlap_matrix(boxes, taken).any(axis=1)
+        if not free.any():
             continue
+        covers = np.zeros(len(boxes), dtype=bool)
+        if len(others):
+            covers = ((others[None, :, 0] > boxes[:, None, 0])
+                      & (others[None, :, 0] < boxes[:, None, 2])
+                      & (others[None, :, 1] > boxes[:, None, 1])
+                      & (others[None, :, 1] < boxes[:, None, 3])).any(axis=1)
+        clear = free & ~covers  # prefer a place that hides no other label's anchor
+        box = boxes[int(np.argmax(clear if clear.any() else free))]
         taken = np.vstack([taken, box[None]])
         gap = _box_distance(box, anchor)
         placed.append(Placed(i, tuple(float(v) for v in box),
