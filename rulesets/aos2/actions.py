@@ -5,8 +5,9 @@ Hero: `cast` {unit, spell, target, model?}; the opponent's `unbind` {unit}. Move
 `leave_garrison` {unit, to}. Shooting: `shoot` {unit, target}. Charge: `charge` {unit,
 target? | targets?: [units], forward_to_victory?: hero}: without a target the charge is made
 against the first of `targets` (else the nearest enemy unit) that the 2D6 reaches. The round's
-first action may be the priority winner's `priority` {first: player} (`choices.py`). Combat: `fight` {unit, target?}, players alternating; eligible
-units that have not fought fight at the end of the phase. Battleshock: `inspiring_presence`
+first action may be the priority winner's `priority` {first: player} (`choices.py`).
+Combat: `fight` {unit, target?}, players alternating; eligible units that have not fought
+fight at the end of the phase. Battleshock: `inspiring_presence`
 {unit, hero}; `battleshock` {unit}; untested units test at the end of the phase.
 """
 
