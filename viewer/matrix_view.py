@@ -67,10 +67,11 @@ def draw_matrix_lines(parent: NodePath, halves, centres: dict[str, np.ndarray]
         node.set_bin("fixed", 40 + ("hidden", "cover", "clear").index(status))
         node.set_depth_test(False)
         node.set_depth_write(False)
-    dots = _unlit(parent, "matrix-units", geom.markers_soup(np.array(list(centres.values())),
-                                                            0.45), palette.RULER)
-    dots.set_bin("fixed", 44)
-    dots.set_depth_test(False)
+    if centres:
+        dots = _unlit(parent, "matrix-units",
+                      geom.markers_soup(np.array(list(centres.values())), 0.45), palette.RULER)
+        dots.set_bin("fixed", 44)
+        dots.set_depth_test(False)
     return [ScreenLabel(p, u, palette.TEXT, kind="unit") for u, p in centres.items()]
 
 
@@ -82,10 +83,15 @@ def grid_size(units: list[str], cells: dict[tuple[str, str], UnitCell],
               size: float) -> tuple[float, float]:
     """(width, height) in pixels of the grid panel."""
     cell = _cell_width(cells, size)
-    head = max(text_width(f"{i + 1} {u}", size) for i, u in enumerate(units)) + size
+    head = _head_width(units, size)
     notes = max(text_width(t, size * 0.85) for t in GRID_NOTES)
     width = max(head + cell * len(units), notes) + 1.2 * size
     return width, size * (ROW * len(units) + 3.2) + 2 * size * 1.45 + size
+
+
+def _head_width(units: list[str], size: float) -> float:
+    """Wide enough for the numbered row names."""
+    return max((text_width(f"{i + 1} {u}", size) for i, u in enumerate(units)), default=0.0) + size
 
 
 def _cell_width(cells: dict[tuple[str, str], UnitCell], size: float) -> float:
@@ -103,8 +109,8 @@ def draw_grid(parent: NodePath, units: list[str], cells: dict[tuple[str, str], U
     root = parent.attach_new_node("matrix-grid")
     panel(root, x, y, width, height)
     row_h = size * ROW
-    head = max(text_width(f"{i + 1} {u}", size) for i, u in enumerate(units)) + size
     cell_w = _cell_width(cells, size)
+    head = _head_width(units, size)
     left, top = x + 0.6 * size, y + 0.4 * size
     add_text(root, "Who sees whom", left, top + size, size)
     for j in range(len(units)):
