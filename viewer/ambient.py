@@ -13,7 +13,7 @@ REACH = 2.5  # inches: occluders farther than this do not darken a point
 RAYS = 8  # directions per point
 LIFT = 0.02  # inches: rays start this far off the surface (clear of the surface itself)
 FLOOR = 0.45  # the darkest a fully enclosed point gets (never black)
-TABLE_CELL = 0.5  # inches between the table's sample points
+TABLE_CELL = 0.75  # inches between the table's sample points
 MAX_POINTS = 120_000  # a bigger mesh is sampled on a subset of faces (the rest left open)
 
 
