@@ -196,3 +196,27 @@ def test_bench_times_the_lit_overview_against_the_flat_one():
                                            / figures["flat_command_s"], 3)
     text = format_render_bench(figures)
     assert "lit (shadows, 4x AA" in text and "target 1.5 s" in text
+
+
+@needs_gl
+def test_a_textured_glb_model_keeps_its_texture_not_its_army_colour(tmp_path):
+    import trimesh
+    from PIL import Image
+
+    mesh = trimesh.creation.box(extents=(1.0, 2.0, 1.0))  # y up, as glTF
+    mesh.apply_translation((0.0, 1.0, 0.0))
+    v = np.asarray(mesh.vertices)
+    green = np.zeros((4, 4, 3), np.uint8)
+    green[...] = (40, 210, 60)
+    material = trimesh.visual.material.SimpleMaterial(image=Image.fromarray(green))
+    mesh.visual = trimesh.visual.TextureVisuals(uv=(v[:, [0, 2]] + 0.5), material=material)
+    mesh.export(tmp_path / "figure.glb")
+    data = box_scene(False, units=[{"id": "u", "player": 1, "profile": "tactical-squad"}],
+                     models=[{"id": "fig", "unit": "u", "at": [12, 12], "facing": 0,
+                              "base": 32, "height": 2, "shape": "figure.glb",
+                              "profile": "tactical-marine"}])
+    scene, world = build(data, tmp_path)
+    top = world.models["fig"].mesh.bounds[1]
+    image, px = render_top(scene, world, [[12.0, 12.0, float(top[2])]])
+    r, g, b = image[int(round(px[0][1])), int(round(px[0][0]))].astype(int)
+    assert g > 1.5 * r and g > 1.5 * b, (r, g, b)  # the texture's green, not player 1's red

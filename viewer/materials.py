@@ -157,14 +157,18 @@ def file_textures(path) -> list[tuple[int, np.ndarray | None, np.ndarray | None]
     return parts if any_texture else None
 
 
-def textured_mesh(name: str, mesh, parts, fallback: palette.Colour, world=None
-                  ) -> NodePath | None:
+def textured_mesh(name: str, mesh, parts, fallback: palette.Colour, world=None,
+                  rest: palette.Colour | None = None) -> NodePath | None:
     """A mesh drawn with its file's textures (`file_textures`): one node per part, textured
-    parts keep their image, the others get fallback; None when the face counts disagree."""
+    parts keep their image, the others get fallback. Faces past the file's (a base the
+    loader added under a model) are painted rest; None when the mesh has fewer faces."""
     tris = soup(mesh)
-    if parts is None or sum(count for count, _, _ in parts) != len(tris):
+    total = sum(count for count, _, _ in parts) if parts is not None else 0
+    if parts is None or len(tris) < total or (len(tris) > total and rest is None):
         return None
     node = NodePath(name)
+    if len(tris) > total:
+        geom.paint(node.attach_new_node(geom.soup_node(f"{name}-rest", tris[total:])), rest)
     start = 0
     for i, (count, uv, image) in enumerate(parts):
         chunk = tris[start:start + count]

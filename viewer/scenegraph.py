@@ -250,7 +250,8 @@ def _lit_model(model, colour: palette.Colour, ruleset: str | None, scene) -> Nod
     spec = next((m for m in getattr(scene, "models", ()) if m.id == model.id), None)
     if spec is not None and spec.is_mesh:
         textured = materials.textured_mesh(f"model-{model.id}", model.mesh,
-                                           _textures_of(scene, spec.shape), colour)
+                                           _textures_of(scene, spec.shape), colour,
+                                           rest=palette.darker(colour, materials.BASE_SHADE))
         if textured is not None:
             return lighting.rim_light(textured)
     return materials.model_nodes(f"model-{model.id}", model.mesh,
