@@ -185,6 +185,7 @@ def clear_cache() -> None:
     """Forget every file read (the benchmark times a cold read)."""
     _cache.clear()
     _local_plan.cache_clear()
+    _bounds.cache_clear()
 
 
 def mesh_extents(path: str | os.PathLike, *, y_up: bool | None = None) -> np.ndarray:
@@ -261,10 +262,17 @@ def split_parts(
     return out
 
 
-def _centring(mesh: trimesh.Trimesh, scale: float) -> np.ndarray:
+@lru_cache(maxsize=_CACHE_SIZE)
+def _bounds(key: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) corners of a cached file's bounding box, once per file (not trimesh's bounds:
+    it hashes the whole array first)."""
+    verts = np.asarray(_cached(key[0], key[3])[1][0].vertices)
+    return verts.min(axis=0), verts.max(axis=0)
+
+
+def _centring(key: tuple, scale: float) -> np.ndarray:
     """4x4 matrix: scaled, its plan bounding-box centre on the origin, its lowest point at 0."""
-    verts = np.asarray(mesh.vertices)  # not trimesh's bounds: it hashes the whole array first
-    lo, hi = verts.min(axis=0), verts.max(axis=0)
+    lo, hi = _bounds(key)
     centre = 0.5 * (lo[:2] + hi[:2])
     m = np.diag([scale, scale, scale, 1.0])
     m[:3, 3] = [-scale * centre[0], -scale * centre[1], -scale * lo[2]]
@@ -275,10 +283,8 @@ def _centring(mesh: trimesh.Trimesh, scale: float) -> np.ndarray:
 def _local_plan(key: tuple, scale: float) -> tuple[np.ndarray, tuple[float, ...]]:
     """The outline ring (k, 2) and storeys of a cached file placed at the origin (`_centring`),
     once per file and scale."""
-    mesh = _cache[key][0] if key in _cache else None
-    if mesh is None:  # evicted since: read it again
-        mesh = _cached(key[0], key[3])[1][0]
-    m = _centring(mesh, scale)  # a scale and a shift: applied per axis, no matrix product
+    mesh = _cached(key[0], key[3])[1][0]
+    m = _centring(key, scale)  # a scale and a shift: applied per axis, no matrix product
     verts = np.asarray(mesh.vertices) * np.diag(m)[:3] + m[:3, 3]
     faces = np.asarray(mesh.faces)
     return largest_ring(plan_outline(verts, faces)), find_floors(verts, faces)
@@ -313,7 +319,7 @@ def mesh_terrain(
     if not (math.isfinite(scale) and scale > 0):
         raise BuildInputError("scale", f"mesh scale must be a positive number, got {scale!r}")
     key, (mesh, _, _) = _cached(path, y_up)
-    placed = transform(mesh, z_rotation(rotation, at) @ _centring(mesh, scale))
+    placed = transform(mesh, z_rotation(rotation, at) @ _centring(key, scale))
     ring, floors = _local_plan(key, float(scale))
     footprint = to_table(ring, at, rotation) if len(ring) else ring
     return TerrainGeometry(solid=placed, stand=placed, floors=floors, footprint=footprint)
