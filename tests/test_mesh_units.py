@@ -191,3 +191,13 @@ def test_misspelt_scale_is_reported_on_mesh_pieces_and_models(tmp_path):
     assert "terrain[wall].scael: warning: unknown key; did you mean 'scale'?" in err
     assert "models[gob].scael: warning: unknown key; did you mean 'scale'" in err
     assert run(["validate", "--strict", path])[0] == 2
+
+
+def test_mesh_models_round_trip(tmp_path):
+    from battlesight.scenes.loader import scene_from_dict
+    from battlesight.scenes.save import scene_to_dict
+
+    scene = load_scene(scene_file(tmp_path))
+    again = scene_from_dict(scene_to_dict(scene), scene_dir=tmp_path)
+    assert again.models == scene.models and again.terrain == scene.terrain
+    assert again.model("gob").measured == ("height", "base")
