@@ -1,5 +1,6 @@
 """The keys that say how to read a mesh file (``units``, ``up``, ``scale``, a model's
-``parts``), their checks, and the warning when a mesh's size makes another unit far likelier.
+``parts``) and their checks (the warning when a mesh's size makes another unit far likelier
+is `scenes.mesh_warnings`).
 
 Terrain ``type: mesh`` pieces and models whose ``shape`` is a mesh file take the same three:
 ``units`` (mm, cm, m or in; default in), ``up`` (z or y; default z, and y for glTF/GLB, which
