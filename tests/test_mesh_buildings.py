@@ -184,3 +184,17 @@ def test_z_off_a_mesh_piece_refused(tmp_path):
     assert code == 2
     assert f"{path}:{line_of(path, 'id: enemy')}: models[enemy].z: cannot stand here: no mesh" \
         in err
+
+
+def test_outline_of_a_cone_and_of_a_mesh_with_t_junctions():
+    cone = trimesh.creation.cone(radius=3.0, height=2.0, sections=64)
+    outline = plan_outline(cone.vertices, cone.faces)
+    assert outline.area == pytest.approx(shapely.Polygon(cone.vertices[:64, :2]).convex_hull.area,
+                                         rel=0.01)
+    # a 4 x 2 top whose diagonal is one edge below it and two above it, split at a vertex
+    # lying on it (a T-junction: those edges cannot cancel): still one rectangle
+    top = np.array([[0, 0, 1], [4, 0, 1], [4, 2, 1], [0, 2, 1], [2, 1, 1]], float)
+    tris = np.array([[0, 1, 2], [0, 4, 3], [4, 2, 3]])
+    outline = plan_outline(top, tris)
+    assert outline.area == pytest.approx(8.0) and outline.geom_type == "Polygon"
+    assert len(largest_ring(outline)) == 4
