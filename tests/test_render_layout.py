@@ -273,3 +273,14 @@ def test_window_zoom_and_pan_keep_the_top_view_orthographic():
         assert renderer.view.stage.pose.ortho is not None
         controller.orbit(30, -40)
         assert renderer.view.stage.pose.ortho is None
+
+
+def test_matrix_of_a_table_without_models(tmp_path, capsys):
+    """A scene validate accepts with no models: --matrix draws the table and an empty grid."""
+    scene = tmp_path / "empty.yaml"
+    scene.write_text("format: 1\nruleset: wh40k6\ntable: [48, 48]\nterrain:\n"
+                     "  - {id: b, type: box, at: [10, 10], size: [4, 4, 4]}\n", encoding="utf-8")
+    drawn = render_json(capsys, scene, "--out", tmp_path / "m.png", "--matrix", "--labels",
+                        "--json", "--size", "160x100")
+    assert drawn["matrix"] == {"units": [], "cells": []} and drawn["labels"] == []
+    assert (tmp_path / "m.png").is_file()
