@@ -139,6 +139,13 @@ void main() {
 
 DEPTH_FRAGMENT = """
 #version 120
+void main() {
+    gl_FragColor = vec4(1.0);
+}
+"""
+
+CUTOUT_FRAGMENT = """
+#version 120
 uniform sampler2D p3d_Texture0;
 varying vec2 v_uv;
 void main() {
@@ -146,6 +153,7 @@ void main() {
     gl_FragColor = vec4(1.0);
 }
 """
+SHADOW_TAG = "shadow"  # nodes tagged SHADOW_TAG=cutout cast shadows with holes (leaves)
 
 
 @dataclass(frozen=True)
@@ -186,9 +194,10 @@ _programs: dict[str, Shader] = {}
 
 
 def program(name: str = "lit") -> Shader:
-    """The lit or depth-only GLSL program (made once per process)."""
+    """The lit, depth-only or cutout depth GLSL program (made once per process)."""
     if name not in _programs:
-        sources = (VERTEX, FRAGMENT) if name == "lit" else (DEPTH_VERTEX, DEPTH_FRAGMENT)
+        sources = {"lit": (VERTEX, FRAGMENT), "depth": (DEPTH_VERTEX, DEPTH_FRAGMENT),
+                   "cutout": (DEPTH_VERTEX, CUTOUT_FRAGMENT)}[name]
         _programs[name] = Shader.make(Shader.SL_GLSL, *sources)
     return _programs[name]
 
@@ -230,8 +239,11 @@ def add_sun(root: NodePath, low: np.ndarray, high: np.ndarray,
     sun.set_lens(lens)
     sun.set_shadow_caster(True, size, size)
     sun.set_camera_mask(SHADOW_MASK)
-    sun.set_initial_state(RenderState.make(
-        ShaderAttrib.make(program("depth")), ColorWriteAttrib.make(ColorWriteAttrib.C_off), 100))
+    no_colour = ColorWriteAttrib.make(ColorWriteAttrib.C_off)
+    sun.set_initial_state(RenderState.make(ShaderAttrib.make(program("depth")), no_colour, 100))
+    sun.set_tag_state_key(SHADOW_TAG)
+    sun.set_tag_state("cutout", RenderState.make(ShaderAttrib.make(program("cutout")),
+                                                 no_colour, 101))
     node = root.attach_new_node(sun)
     node.set_pos(*map(float, centre))
     node.set_hpr(*SUN_HPR)
@@ -271,6 +283,12 @@ def grid_lines(node: NodePath, on: bool = True) -> NodePath:
     """Draw the inch grid (every 6" stronger) on node's surface, in world inches."""
     node.set_shader_input("grid", 1.0 if on else 0.0)
     node.set_shader_input("detail", DETAIL)
+    return node
+
+
+def cutout(node: NodePath) -> NodePath:
+    """Let node's texture alpha cut holes in its shadow (leaves), not only in its colour."""
+    node.set_tag(SHADOW_TAG, "cutout")
     return node
 
 

@@ -68,6 +68,7 @@ def table_top(table: tuple[float, float], world, mat: str, grid: bool) -> NodePa
     image = textures.table_mat(mat, table, False, ambient.table_occlusion(world, table))
     node.set_texture(textures.image_texture(image, f"mat-{mat}"), 1)
     lighting.grid_lines(node, grid)
+    node.hide(lighting.SHADOW_MASK)  # nothing lies under the table: its shadow pass is skipped
     return geom.paint(node, (1.0, 1.0, 1.0, 1.0))
 
 
@@ -99,6 +100,7 @@ def canopy(trunks, top: float, seed: int = 0) -> NodePath | None:
     node.set_texture(textures.surface_texture("leaves", seed), 1)
     node.set_two_sided(True)
     node.set_transparency(TransparencyAttrib.M_binary)
+    lighting.cutout(node)
     return geom.paint(node, CANOPY_LEAF)
 
 
