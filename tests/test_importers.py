@@ -357,3 +357,25 @@ def test_roster_refusals(tmp_path, capsys):
                  "--player", "7", "--out", str(out)]) == 2
     assert "no deployment zone for player 7" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_godot40k_turned_walls_and_linked_areas(tmp_path):
+    """A feature outline turned off the axes (float noise in its corners, as the real files
+    have) is cut into boxes without slivers; areas sharing a link_group are one group."""
+    turn = np.radians(33.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    ell = np.array([[0, 0], [5, 0], [5, 0.5], [0.5, 0.5], [0.5, 4], [0, 4]], float)
+    outline = (ell @ rot.T + [22, 30] + 1e-4 * np.sin(np.arange(6))[:, None]).round(4)
+    layout = {"pieces": [
+        {"id": "a", "piece_class": "area", "polygon": [[18, 26], [22, 26], [22, 34], [18, 34]],
+         "link_group": "Center"},
+        {"id": "b", "piece_class": "area", "polygon": [[22, 26], [27, 26], [27, 34], [22, 34]],
+         "link_group": "Center"},
+        {"id": "wall", "piece_class": "feature", "polygon": outline.tolist(),
+         "height_inches": 5, "parent_area_id": "b"}]}
+    scene = analysed(imported(tmp_path, "turned.json", json.dumps(layout), "godot40k")).scene
+    boxes = [p for p in scene.terrain if p.type == "box"]
+    assert len(boxes) == 2 and all(min(p.data["size"][:2]) >= 0.45 for p in boxes)
+    # the file's 33 degrees on a y-down board is -33 on the table (a box may turn by 90s)
+    assert all(abs((p.data["rotation"] + 33 + 45) % 90 - 45) < 0.01 for p in boxes)
+    assert {p.group for p in scene.terrain} == {"link-center"}

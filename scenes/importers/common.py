@@ -22,6 +22,8 @@ from ..limits import MAX_YAML_BYTES, shown
 
 #: decimals kept for coordinates written into a scene (a thousandth of an inch)
 DECIMALS = 3
+#: corners of an outline closer than this (inches) along its length are one cut of its strips
+STRIP_TOLERANCE = 0.02
 
 
 @dataclass
@@ -205,17 +207,29 @@ def rectangles_of(poly: np.ndarray) -> list[np.ndarray]:
     c, s = math.cos(-angle), math.sin(-angle)
     turn = np.array([[c, -s], [s, c]])
     local = p @ turn.T
+    # corners closer than STRIP_TOLERANCE along x are one cut: snap them to their mean, so
+    # float noise in the file leaves no sliver of one run inside the next strip
+    order = np.argsort(local[:, 0], kind="stable")
+    clusters: list[list[int]] = []
+    for i in order:
+        if clusters and local[i, 0] - local[clusters[-1][-1], 0] <= STRIP_TOLERANCE:
+            clusters[-1].append(int(i))
+        else:
+            clusters.append([int(i)])
+    for members in clusters:
+        local[members, 0] = local[members, 0].mean()
+    xs = [float(local[m[0], 0]) for m in clusters]
     shape = shapely.Polygon(local).buffer(0)
-    xs = np.unique(np.round(local[:, 0], 6))
+    y_lo, y_hi = float(local[:, 1].min()) - 1.0, float(local[:, 1].max()) + 1.0
     out = []
     for x0, x1 in zip(xs[:-1], xs[1:], strict=True):
-        if x1 - x0 < 1e-6:
-            continue
-        part = shape.intersection(shapely.box(x0, -1e9, x1, 1e9))
+        part = shape.intersection(shapely.box(x0, y_lo, x1, y_hi))
         for g in getattr(part, "geoms", [part]):
             if g.is_empty or g.area < 1e-9:
                 continue
             bx0, by0, bx1, by1 = g.bounds
+            if min(bx1 - bx0, by1 - by0) < STRIP_TOLERANCE:  # a sliver left by a cut
+                continue
             rect = np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]])
             out.append(rect @ turn)  # turn back (turn is orthonormal)
     return _merge_strips(out)

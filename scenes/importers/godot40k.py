@@ -4,7 +4,8 @@ Two generations of the file are read. Both describe a 44" x 60" portrait board, 
 - `pieces` with `piece_class`: an `area` (a footprint `polygon`, `traits`, `is_objective`)
   becomes an `area` piece; a `feature` (the L / U outline of ruin walls as a `polygon`,
   `height_inches`) becomes the boxes that make up its outline; a feature joins the `group`
-  of its `parent_area_id`, so an area and its walls are one terrain piece.
+  of its `parent_area_id`, so an area and its walls are one terrain piece, and areas that
+  share a `link_group` are one group too.
 - `pieces` with `position`, `size`, `rotation` and `walls` (`local_start` / `local_end`)
   become rectangular ruins with the named walls.
 The table is the board as given (44 x 60); y is flipped (the table's y runs up). The file's
@@ -30,6 +31,7 @@ from .common import (
     r,
     read_json,
     rectangles_of,
+    slug,
 )
 
 NAME = "godot40k"
@@ -55,16 +57,21 @@ def read(path: Path, options: ImportOptions) -> Imported:
     terrain: list[dict[str, Any]] = []
     objectives = []
     names: dict[str, str] = {}
+    groups: dict[str, str] = {}  # a piece's file id -> its group (its id, or its link group)
     for i, piece in enumerate(raw):
         path_i = f"pieces[{i}]"
         if not isinstance(piece, dict):
             raise rd.fail(path_i, "must be an object")
-        names[str(piece.get("id", i))] = ids.new(piece.get("id", f"piece-{i}"))
+        key = str(piece.get("id", i))
+        names[key] = ids.new(piece.get("id", f"piece-{i}"))
+        link = piece.get("link_group")
+        groups[key] = f"link-{slug(link)}" if isinstance(link, str) and link.strip() \
+            else names[key]
     for i, piece in enumerate(raw):
         path_i = f"pieces[{i}]"
         ident = names[str(piece.get("id", i))]
         if "polygon" in piece:
-            made = _polygon_piece(rd, piece, path_i, ident, names, ids, ruleset)
+            made = _polygon_piece(rd, piece, path_i, ident, groups, ids, ruleset)
         else:
             made = [_rect_ruin(rd, piece, path_i, ident)]
         terrain += made
@@ -122,18 +129,19 @@ def _rules(piece: dict, ruleset: str) -> dict[str, Any]:
     return out
 
 
-def _polygon_piece(rd: Reader, piece: dict, path: str, ident: str, names: dict[str, str],
+def _polygon_piece(rd: Reader, piece: dict, path: str, ident: str, groups: dict[str, str],
                    ids: Ids, ruleset: str) -> list[dict[str, Any]]:
     raw = rd.items(piece, "polygon", path)
     if len(raw) < 3:
         raise rd.fail(f"{path}.polygon", f"needs at least 3 points, got {len(raw)}")
     poly = flip_y([rd.point(p, f"{path}.polygon[{k}]") for k, p in enumerate(raw)], BOARD[1])
     rules = _rules(piece, ruleset)
+    own = groups.get(str(piece.get("id")), ident)
     if piece.get("piece_class", "area") == "area":
-        return [{"id": ident, "type": "area", "polygon": points(poly), "group": ident, **rules}]
+        return [{"id": ident, "type": "area", "polygon": points(poly), "group": own, **rules}]
     height = _height(rd, piece, path)
     parent = piece.get("parent_area_id")
-    group = names.get(str(parent), ident) if parent is not None else ident
+    group = groups.get(str(parent), own) if parent is not None else own
     out = []
     for k, rect in enumerate(rectangles_of(poly)):
         at, (sx, sy), rot = box_from_rectangle(rect)
