@@ -65,13 +65,15 @@ def terrain_world(scene: Scene) -> World:
 
 def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None = None,
                   deployment: str | None = None, world: World | None = None,
-                  exact: bool = False, workers: int | None = None) -> LayoutAnalysis:
+                  exact: bool = False, workers: int | None = None,
+                  stride: int | None = None) -> LayoutAnalysis:
     """Analyse one layout at a grid of `grid` inches (see the module docstring).
 
     model: the standard model (default: the ruleset's); deployment: a map name overriding the
     scene's zones; world: a prebuilt terrain world (default: built here); exact: cast every
     pair of cells (`pair_sight`) instead of refining adaptively (`refine.refined_pair_sight`);
-    workers: processes the refined method casts on (default: up to two, the CPUs allowed).
+    workers: processes the refined method casts on (default: up to two, the CPUs allowed);
+    stride: its lattice step in cells (default `refine.default_stride`).
     """
     start, cpu = time.perf_counter(), time.process_time()
     model = model or standard_model(scene.ruleset)
@@ -95,7 +97,7 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
         sight = pair_sight(world, g.foot, rows, cols, model.sight_test())
     else:
         sight = refined_pair_sight(world, g, rows, [col_ids[p] for p in players],
-                                   model.sight_test(), workers=workers)
+                                   model.sight_test(), stride=stride, workers=workers)
 
     sees, seen, seen_any = {}, {}, {}
     for p in players:

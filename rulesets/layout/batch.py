@@ -46,12 +46,13 @@ class Job:
 
 
 def run_job(job: Job, grid: float = 1.0, overrides: dict | None = None,
-            deployment: str | None = None) -> dict:
+            deployment: str | None = None, exact: bool = False, workers: int | None = 1) -> dict:
     """The figures of one job (what a worker runs). overrides: base, height, eye of the
-    standard model (see `standard_model`)."""
+    standard model (see `standard_model`); exact: cast every pair (`analyze_scene`); workers:
+    processes of one analysis (one: a batch already keeps every core busy with layouts)."""
     scene = job.load()
     model = standard_model(scene.ruleset, **overrides) if overrides else None
-    figures = analyze_scene(scene, grid, model, deployment).figures
+    figures = analyze_scene(scene, grid, model, deployment, exact=exact, workers=workers).figures
     if job.scene is None:
         figures["seed"] = job.seed
     return figures
@@ -64,15 +65,16 @@ def comparable(figures: dict) -> dict:
 
 def analyze_batch(jobs: Iterable[Job], grid: float = 1.0, overrides: dict | None = None,
                   deployment: str | None = None, workers: int | None = None,
-                  scheduler: str | None = None, progress: bool = False) -> list[dict]:
-    """Figures of every job, in job order (overrides and deployment: see `run_job`).
+                  scheduler: str | None = None, progress: bool = False,
+                  exact: bool = False) -> list[dict]:
+    """Figures of every job, in job order (overrides, deployment, exact: see `run_job`).
 
     workers: run on a local Dask cluster of that many single-threaded worker processes;
     scheduler: the address of an existing Dask scheduler (tcp://host:8786). Neither: serial.
     progress: a tqdm bar on stderr, shown once the batch has run for more than a second.
     """
     jobs = list(jobs)
-    kwargs = {"grid": grid, "overrides": overrides, "deployment": deployment}
+    kwargs = {"grid": grid, "overrides": overrides, "deployment": deployment, "exact": exact}
     with _bar(len(jobs), progress) as bar:
         if workers is None and scheduler is None:
             results = []

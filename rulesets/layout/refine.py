@@ -1,35 +1,37 @@
-"""Adaptive pair sight over a standing grid: the `pair_sight` matrices with a fraction of its
-segments, for layout analyses at fine grids.
+"""Adaptive pair sight over a standing grid: the `pair_sight` matrices with fewer segments,
+for layout analyses at fine grids.
 
-Sight between standard models changes little from one cell to the next: it flips only along
-shadow edges. So the matrices are filled coarse to fine, in two stages that each refine over
-one end of the pair (the target, then the source):
+Sight between standard models changes from one cell to the next only along shadow edges. So the
+matrices are filled coarse to fine, per group of target cells (a deployment zone), in two stages
+that each refine over one end of the pair:
 
-1. for the target cells on a coarse lattice (every `stride`-th cell of the grid in x and y),
-   the sight to and from every source cell, refined over the source grid;
-2. for every source cell, the sight to and from every target cell, refined over the target
-   grid from the lattice targets of stage 1.
+1. for the group's cells on a coarse lattice (every `stride`-th cell in x and y), the sight to
+   and from every source cell, refined over the source grid;
+2. for every source cell, the sight to and from every cell of the group, refined over the
+   group's cells from the lattice answers of stage 1. A source that is itself a cell of a later
+   group takes these answers from that group's stage 2 (the pair the other way round).
 
-Each stage refines the same way: the cells of the coarse lattice are cast; then at each halving
-of the step, a new cell takes the answer of the (two or four) lattice cells around it when they
-all hold one and agree, and is cast otherwise. Around a cell that cannot hold a model (or at the
-table's edge) everything is cast. The answer is the exhaustive one wherever no shadow edge
-passes between agreeing lattice cells; the fields it gives match the exhaustive ones to about
-1e-3 (`tests/test_layout_refine.py`, `battlesight bench`). `analyze --exact` keeps the
-exhaustive method.
+Each stage refines the same way: the lattice cells are cast; at each halving of the step a new
+cell takes the answer of the two or four cells around it when they all agree and are sure, and
+is cast otherwise; cells standing at another height (a box top beside the table), that cannot
+hold a model, or at the table's edge share nothing. An answer is unsure when a lower segment
+decided it, when a piece with openings or overhangs (a ruin, a mesh) blocked it, or when it
+passes within a lattice step of such a piece, of a piece thinner than two steps (a trunk) or of
+one made of several parts (see `_Sight`): there sight can flip between neighbouring cells
+(windows, thin shadows). So the answer differs from the exhaustive one only where a shadow
+edge slips between sure, agreeing neighbours; `tests/test_layout_refine.py` and
+`battlesight bench` compare the fields with `analyze --exact`.
 
-The work of each stage is split over worker processes forked from this one (the terrain world
-and its Embree scenes are inherited, not rebuilt); embreex holds the GIL while it traces, so
-threads would not help.
+At a stride of 1 (grids of COARSE_INCHES or coarser) nothing is shared and every pair is cast
+(`forked.exhaustive_pair_sight`). Either way the work is split over forked worker processes.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from collections.abc import Sequence
 
 import numpy as np
+import trimesh
 from battlesight.geometry.ray import RayScene
 from battlesight.geometry.viewshed import (
     _CLEAR,
@@ -38,31 +40,28 @@ from battlesight.geometry.viewshed import (
     SightTest,
     StandingGrid,
     _Caster,
+    inside_closed,
     is_column,
 )
 from battlesight.geometry.world import World
 
-#: Coarse lattice spacing in inches (rounded to a power of two of cells).
-COARSE_INCHES = 2.0
+from .forked import Forked, default_workers, exhaustive_pair_sight
+
+#: Coarse lattice spacing in inches (rounded to a power of two of cells): wider lattices share
+#: more answers but make more of them unsure (the margin around ruins grows with the step).
+COARSE_INCHES = 1.0
 #: Largest step (inches) of the foot's height between cells that share answers (a box's top
 #: and the table beside it do not).
 STEP_Z = 0.1
 #: Sources (stage 2) refined in one block, bounding the block's (sources, cells) array.
 BLOCK_CELLS = 1 << 23
 
-_CASTER: _Sight | None = None  # what forked workers inherit
 
 
 def default_stride(cell: float) -> int:
     """Cells between lattice points: the power of two nearest COARSE_INCHES / cell (>= 1)."""
     ratio = max(COARSE_INCHES / cell, 1.0)
     return 1 << int(round(np.log2(ratio)))
-
-
-def default_workers() -> int:
-    """Worker processes for a refined analysis: the CPUs this process may use, at most two."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(2, cpus or 1))
 
 
 def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
@@ -84,6 +83,8 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
     if stride < 1 or stride & (stride - 1):
         raise ValueError(f"stride must be a power of two, got {stride}")
     workers = default_workers() if workers is None else max(1, int(workers))
+    if stride == 1:  # nothing to share: every pair cast, split over the workers
+        return exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers)
     shape = grid.shape
     n = shape[0] * shape[1]
     bounds = np.cumsum([0] + [len(g) for g in groups])
@@ -102,15 +103,15 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
     where = np.full(n, -1)
     where[rows] = np.arange(len(rows))
     segments = 0
-    with _Pool(caster, workers) as pool:
+    with Forked(caster, workers) as pool:
         for g, cells in enumerate(groups):
             if not len(cells):
                 continue
             iy, ix = np.divmod(cells, shape[1])
             lattice = cells[(iy % stride == 0) & (ix % stride == 0)]
             # stage 1: the group's lattice cells as targets, refined over the source grid
-            first, cast = pool.refine(box_rows, is_row, z, lattice, stride, targets_vary=False,
-                                      known=None, share_last=True)
+            first, cast = _refine_split(pool, box_rows, is_row, z, lattice, stride,
+                                        targets_vary=False, known=None, share_last=True)
             segments += cast
             lattice_codes = first[:, row_at].T  # (rows, lattice targets)
             # stage 2: each source row (but those of later groups) over the group's cells
@@ -125,8 +126,8 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
                 part = todo[lo:lo + step]
                 known = np.full((len(part), box.size), -1, dtype=np.int8)
                 known[:, lattice_at] = lattice_codes[part]
-                block, cast = pool.refine(box, is_col, z, rows[part], stride, targets_vary=True,
-                                          known=known, share_last=False)
+                block, cast = _refine_split(pool, box, is_col, z, rows[part], stride,
+                                            targets_vary=True, known=known, share_last=False)
                 code[part, bounds[g]:bounds[g + 1]] = block[:, col_at]
                 segments += cast
     for g, cells in enumerate(groups):  # later groups' rows, from the earlier group's rows
@@ -209,9 +210,11 @@ class _Sight:
 
     An answer is unsure (never copied to a neighbour) when its segment was blocked by a piece
     with openings or overhangs (a ruin's windows and floors, a mesh: sight flips within a cell
-    there) or decided by a lower segment, or when it crosses the hull of a ruin's wall or floor,
-    of such a piece, of a piece made of several parts (the gaps between a forest's trunks) or
-    of one thinner than two lattice steps (whose shadow could fall between lattice cells).
+    there) or decided by a lower segment, or when it crosses (or an end lies in) the hull, grown
+    by one lattice step in plan, of a ruin's wall or floor, of such a piece, of a piece made of
+    several parts (the gaps between a forest's trunks) or of one thinner than two lattice steps
+    (whose shadow could fall between lattice cells): every segment that such a piece could
+    block between two lattice neighbours passes within a step of it.
     """
 
     def __init__(self, world: World, foot: np.ndarray, test: SightTest, spacing: float):
@@ -224,10 +227,13 @@ class _Sight:
                 continue
             parts = solid.split(only_watertight=False)
             if entry.floors and not is_column(solid):  # a ruin: walls and floor slabs
-                hulls += [p.convex_hull for p in parts]
+                hulls += [_grown_hull(p, spacing) for p in parts]
             elif not is_column(solid) or len(parts) > 1 or _width(solid) < 2.0 * spacing:
-                hulls.append(solid.convex_hull)
+                hulls.append(_grown_hull(solid, spacing))
         self.hulls = RayScene(hulls) if hulls else None
+        hs0, ht0 = test.pairs[0]
+        self.near = {h: inside_closed(self.hulls, self.caster.foot + [0.0, 0.0, h])
+                     if hulls else np.zeros(len(foot), dtype=bool) for h in {hs0, ht0}}
 
     @property
     def segments(self) -> int:
@@ -256,12 +262,21 @@ class _Sight:
             idx = np.flatnonzero(~opened)
             origins, delta, lengths = caster._rays(a[idx], hs0, b[idx], ht0)
             unsure[idx[self.hulls.occluded(origins, delta, lengths)]] = True
+            unsure |= self.near[hs0][a] | self.near[ht0][b]  # an end within a grown hull
         for hs, ht in self.test.pairs[1:]:
             lower = hs <= hs0 and ht <= ht0  # columns still block a lower segment
             todo = np.flatnonzero(~seen & opened) if lower else np.flatnonzero(~seen)
             seen[todo] = caster.clear(a[todo], hs, b[todo], ht)
             unsure[todo] = True
         return seen, unsure
+
+
+def _grown_hull(mesh, by: float) -> trimesh.Trimesh:
+    """The convex hull of a mesh grown by `by` inches each way in plan: every sight line that
+    passes within a lattice step of the mesh crosses it."""
+    offsets = np.array([[dx, dy, 0.0] for dx in (-by, by) for dy in (-by, by)])
+    points = (mesh.vertices[None, :, :] + offsets[:, None, :]).reshape(-1, 3)
+    return trimesh.Trimesh(vertices=points).convex_hull
 
 
 def _width(mesh) -> float:
@@ -272,43 +287,18 @@ def _width(mesh) -> float:
     return float((spans.max(axis=0) - spans.min(axis=0)).min())
 
 
-class _Pool:
-    """Runs `_refine` over blocks of images in forked worker processes (or here for one)."""
-
-    def __init__(self, caster: _Sight, workers: int):
-        self.caster, self.workers, self.pool = caster, workers, None
-
-    def __enter__(self) -> _Pool:
-        if self.workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            global _CASTER
-            _CASTER = self.caster
-            self.pool = multiprocessing.get_context("fork").Pool(self.workers)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        global _CASTER
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-        _CASTER = None
-
-    def refine(self, box: _Box, valid: np.ndarray, z: np.ndarray, images: np.ndarray, stride: int,
-               targets_vary: bool, known: np.ndarray | None,
-               share_last: bool) -> tuple[np.ndarray, int]:
-        """(len(images), box.size) codes and the segments cast (see `_refine`)."""
-        levels = box.levels(valid, z, stride)
-        cells = box.cells()
-        if self.pool is None or len(images) < 2:
-            return _refine(self.caster, cells, levels, images, targets_vary, known, share_last)
-        parts = np.array_split(np.arange(len(images)), self.workers)
-        jobs = [(cells, levels, images[p], targets_vary, None if known is None else known[p],
-                 share_last) for p in parts if len(p)]
-        results = self.pool.starmap(_refine_inherited, jobs)
-        return (np.concatenate([r[0] for r in results]), sum(r[1] for r in results))
-
-
-def _refine_inherited(*args) -> tuple[np.ndarray, int]:
-    return _refine(_CASTER, *args)
+def _refine_split(pool: Forked, box: _Box, valid: np.ndarray, z: np.ndarray,
+                  images: np.ndarray, stride: int, targets_vary: bool, known: np.ndarray | None,
+                  share_last: bool) -> tuple[np.ndarray, int]:
+    """`_refine` of the images split over the pool's workers: (len(images), box.size) codes and
+    the segments cast."""
+    levels = box.levels(valid, z, stride)
+    cells = box.cells()
+    parts = np.array_split(np.arange(len(images)), pool.workers if pool.parallel else 1)
+    jobs = [(cells, levels, images[p], targets_vary, None if known is None else known[p],
+             share_last) for p in parts if len(p)]
+    results = pool.starmap(_refine, jobs)
+    return np.concatenate([r[0] for r in results]), sum(r[1] for r in results)
 
 
 def _refine(caster: _Sight, cells: np.ndarray, levels: list, images: np.ndarray,
@@ -343,3 +333,14 @@ def _refine(caster: _Sight, cells: np.ndarray, levels: list, images: np.ndarray,
         src, dst = (here, there) if targets_vary else (there, here)
         values[img, slots[at]] = caster.codes(src, dst, share_last or level < len(levels) - 1)
     return values, caster.segments - before
+
+
+def field_difference(field: np.ndarray, reference: np.ndarray, over: float = 0.05) -> dict:
+    """How a field matches a reference cell by cell (cells where both are numbers):
+    mean_abs, the mean |difference|, and share_over, the share of cells off by more than
+    `over` (the refined field's bounds against the exhaustive one: 0.004 and 0.5%)."""
+    diff = np.abs(np.asarray(field, dtype=np.float64) - np.asarray(reference, dtype=np.float64))
+    diff = diff[~np.isnan(diff)]
+    if not len(diff):
+        return {"mean_abs": 0.0, "share_over": 0.0}
+    return {"mean_abs": float(diff.mean()), "share_over": float(np.mean(diff > over))}

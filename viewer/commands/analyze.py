@@ -59,6 +59,9 @@ def add_analysis_options(parser: argparse.ArgumentParser) -> None:
     """Options shared with `battlesight generate --analyze`."""
     parser.add_argument("--grid", type=float_in(), default=1.0,
                         help="cell size in inches (default 1)")
+    parser.add_argument("--exact", action="store_true",
+                        help="cast every pair of cells instead of refining adaptively "
+                             "(slower; the reference the refined field is tested against)")
     parser.add_argument("--deployment", metavar="MAP",
                         help="a deployment map of the ruleset (default: the scene's zones)")
     inches = limits.MAX_TABLE_SIDE
@@ -107,7 +110,8 @@ def run(args) -> int:
         from battlesight.rulesets.layout.bench import bench, format_bench
 
         check_grid(args.grid)
-        figures = bench(grid=args.grid, layouts=args.layouts, workers=args.workers)
+        figures = bench(grid=args.grid, layouts=args.layouts, workers=args.workers,
+                        exact=args.exact)
         print(json_text(figures) if args.json else format_bench(figures) + "\n", end="")
         return 0
     if not args.scenes:
@@ -135,7 +139,7 @@ def run(args) -> int:
         try:
             results = analyze_batch([Job(scene=s) for s in scenes], args.grid, overrides(args),
                                     args.deployment, args.workers, args.scheduler,
-                                    progress=True)
+                                    progress=True, exact=args.exact)
         except (ValueError, OSError) as error:
             raise UsageError(str(error)) from None
     text = results_text(results, args.json)  # whole before any file is written
@@ -158,7 +162,8 @@ def _progress(items: list, show: bool):
 
 def _analyse(scene: Scene, args) -> LayoutAnalysis:
     try:
-        return analyze_scene(scene, args.grid, model_for(args, scene.ruleset), args.deployment)
+        return analyze_scene(scene, args.grid, model_for(args, scene.ruleset), args.deployment,
+                             exact=args.exact)
     except ValueError as error:
         raise UsageError(f"{scene.path}: {error}") from None
 

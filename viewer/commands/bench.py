@@ -36,16 +36,50 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--mesh-faces", type=int_in(0, 5_000_000), default=1_000_000,
                         help="faces of the big-mesh world build (0: leave that figure out)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--only", choices=ONLY, action="append",
+                        help="print only these groups of rows (repeatable; default: every row)")
+
+
+#: Groups of rows `--only` can pick: the ray engine's, the layout analysis' (issue 13), the
+#: lit overview's whole render command (issue 15), the rulings (load, los --from / --all,
+#: geometry all pairs; issue 13).
+ONLY = ("rays", "layout", "render", "rulings")
 
 
 def run(args) -> int:
+    only = set(args.only or ONLY)
     figures = bench(args.seed, args.rays, args.models, args.pieces)
     if args.mesh_faces:
-        figures["big_mesh"] = big_mesh_figures(args.mesh_faces)
+        figures["big_mesh"] = big_mesh_figures(args.mesh_faces) if "rays" in only else {}
+    if "layout" in only:
+        from battlesight.rulesets.layout.bench import layout_bench
+
+        figures["layout"] = layout_bench(seed=args.seed)
+    if "render" in only:  # whole render commands: the lit overview against the flat one
+        from battlesight.viewer.render_bench import render_bench
+
+        figures["render"] = render_bench()
+    if "rulings" in only:  # what los waits for, beside the plain rays of the same pairs
+        from battlesight.viewer.rulings_bench import rulings_bench
+
+        figures["rulings"] = rulings_bench(args.seed, args.models, args.pieces)
     if args.json:
         print_json(figures)
     else:
-        print(format_figures(figures))
+        text = [format_figures(figures)] if "rays" in only else []
+        if "layout" in only:
+            from battlesight.rulesets.layout.bench import format_layout_bench
+
+            text.append(format_layout_bench(figures["layout"]))
+        if "render" in only:
+            from battlesight.viewer.render_bench import format_render_bench
+
+            text.append(format_render_bench(figures["render"]))
+        if "rulings" in only:
+            from battlesight.viewer.rulings_bench import format_rulings_bench
+
+            text.append(format_rulings_bench(figures["rulings"]))
+        print("\n".join(text))
     return 0
 
 

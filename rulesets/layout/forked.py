@@ -1,0 +1,125 @@
+"""Casting shared over worker processes forked from this one, and the exhaustive pair sight
+split over them.
+
+The workers inherit what they cast against (the terrain world and its Embree scenes, built once
+here) instead of rebuilding it; only the jobs' index arrays and their answers are pickled.
+embreex holds the GIL while it traces, so threads would not help. Where fork is missing, or in a
+daemonic process (a Dask worker may not start children), the jobs run here one after another.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from battlesight.geometry.viewshed import PairSight, SightTest, pair_sight
+from battlesight.geometry.world import World
+
+_INHERITED: object = None  # what the forked workers read
+_OUTER_CHUNK = 1024  # outer rows per job of `exhaustive_pair_sight`
+
+
+def default_workers() -> int:
+    """Worker processes for one analysis: the CPUs this process may use, at most two."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(2, cpus or 1))
+
+
+class Forked:
+    """`with Forked(shared, workers) as pool: pool.starmap(fn, jobs)` runs fn(shared, *job) for
+    each job on `workers` forked processes (here, in order, for one worker or without fork)."""
+
+    def __init__(self, shared: object, workers: int):
+        self.shared, self.workers, self.pool = shared, max(1, int(workers)), None
+
+    def __enter__(self) -> Forked:
+        daemon = multiprocessing.current_process().daemon
+        if self.workers > 1 and not daemon and "fork" in multiprocessing.get_all_start_methods():
+            global _INHERITED
+            _INHERITED = self.shared
+            self.pool = multiprocessing.get_context("fork").Pool(self.workers)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _INHERITED
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+        _INHERITED = None
+
+    @property
+    def parallel(self) -> bool:
+        return self.pool is not None
+
+    def starmap(self, fn: Callable, jobs: Sequence[tuple]) -> list:
+        """[fn(shared, *job) for job in jobs], in job order."""
+        if self.pool is None or len(jobs) < 2:
+            return [fn(self.shared, *job) for job in jobs]
+        return self.pool.starmap(_call, [(fn, *job) for job in jobs])
+
+
+def _call(fn: Callable, *job):
+    return fn(_INHERITED, *job)
+
+
+def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
+                          groups: Sequence[np.ndarray], test: SightTest,
+                          workers: int | None = None) -> PairSight:
+    """`pair_sight(world, foot, rows, cols, test)` for cols = the groups one after the other,
+    every pair cast, the work split over `workers` processes (default `default_workers`).
+
+    Each group's square of pairs is cast once per unordered pair as `pair_sight` does; a row in
+    an earlier group takes its sight to a later group's cells from the later group's jobs (which
+    cast it as an outer row), so no pair is cast twice.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    groups = [np.asarray(g, dtype=np.int64) for g in groups]
+    bounds = np.cumsum([0] + [len(g) for g in groups])
+    sees = np.zeros((len(rows), bounds[-1]), dtype=bool)
+    seen = np.zeros_like(sees)
+    group_of = np.full(len(foot), -1)
+    for g, cells in enumerate(groups):
+        group_of[cells] = g
+    where = np.full(len(foot), -1)
+    where[rows] = np.arange(len(rows))
+    covered = [bool(len(c)) and bool((where[c] >= 0).all()) for c in groups]
+    jobs, slots = [], []
+    for g, cells in enumerate(groups):
+        of = group_of[rows]
+        earlier = (of >= 0) & (of < g) & covered[g]  # cast as outer rows of their own group
+        inner = np.flatnonzero(of == g)
+        outer = np.flatnonzero((of != g) & ~earlier)
+        parts = ([inner] if len(inner) else []) + [outer[i:i + _OUTER_CHUNK]
+                                                   for i in range(0, len(outer), _OUTER_CHUNK)]
+        for part in parts:
+            jobs.append((rows[part], cells, test))
+            slots.append((part, g))
+    segments = 0
+    with Forked((world, foot), workers or default_workers()) as pool:
+        for (part, g), (ab, ba, cast) in zip(slots, pool.starmap(_cast, jobs), strict=True):
+            sees[part, bounds[g]:bounds[g + 1]] = ab
+            seen[part, bounds[g]:bounds[g + 1]] = ba
+            segments += cast
+    position = np.full(len(foot), -1)
+    for g, cells in enumerate(groups):  # earlier groups' rows, from their own group's jobs
+        if not covered[g]:
+            continue
+        position[cells] = np.arange(len(cells))
+        back = where[cells]  # group g's cells as rows
+        span = bounds[g] + np.arange(len(cells))
+        for h in range(g):
+            mine = np.flatnonzero(group_of[rows] == h)
+            position[groups[h]] = np.arange(len(groups[h]))
+            col = bounds[h] + position[rows[mine]]
+            sees[np.ix_(mine, span)] = seen[np.ix_(back, col)].T
+            seen[np.ix_(mine, span)] = sees[np.ix_(back, col)].T
+    return PairSight(sees, seen, segments)
+
+
+def _cast(shared, rows: np.ndarray, cols: np.ndarray, test: SightTest):
+    world, foot = shared
+    sight = pair_sight(world, foot, rows, cols, test)
+    return sight.sees, sight.seen, sight.segments

@@ -1,0 +1,125 @@
+"""The refined (adaptive) layout analysis against the exhaustive one (`analyze --exact`)."""
+
+import json
+
+import numpy as np
+import pytest
+from battlesight.geometry.viewshed import pair_sight, standing_grid
+from battlesight.rulesets.layout import analyze_scene, generate_layout, refine, standard_model
+from battlesight.rulesets.layout.analysis import terrain_world
+from battlesight.rulesets.layout.bench import analysis_row, batch_row, format_layout_bench
+from battlesight.rulesets.layout.refine import default_stride, field_difference, refined_pair_sight
+from battlesight.scenes import scene_from_dict
+from battlesight.viewer.cli import main
+
+# three generated layouts of different systems: ruins with windows, forests with canopies that
+# block (wmh2), hills, walls, meshes
+LAYOUTS = [("wh40k6", 1), ("wmh2", 1), ("aos2", 2)]
+
+
+@pytest.mark.parametrize("ruleset, seed", LAYOUTS)
+def test_saved_field_and_figures_match_exact_on_three_layouts(ruleset, seed, tmp_path, capsys,
+                                                             monkeypatch):
+    # a 2" lattice over a 1" grid: the refinement of a 0.5" analysis, at a quarter of the cells
+    monkeypatch.setattr(refine, "COARSE_INCHES", 2.0)
+    scene = tmp_path / "layout.yaml"
+    assert main(["generate", "--ruleset", ruleset, "--seed", str(seed), "--out",
+                 str(scene)]) == 0
+    capsys.readouterr()
+    runs = {}
+    for method in ("refined", "exact"):
+        out = tmp_path / f"{method}.npy"
+        extra = ["--exact"] if method == "exact" else []
+        assert main(["analyze", str(scene), "--grid", "1", "--json", "--save-field", str(out),
+                     *extra]) == 0
+        runs[method] = (np.load(out), json.loads(capsys.readouterr().out))
+    (field, fast), (reference, exact) = runs["refined"], runs["exact"]
+    diff = field_difference(field, reference)
+    assert diff["mean_abs"] <= 0.004 and diff["share_over"] <= 0.005, diff
+    for key in ("exposure", "visible_share", "visible_any"):
+        for p in exact[key]:
+            assert fast[key][p] == pytest.approx(exact[key][p], abs=0.01), key
+    for key in ("zone_to_zone_exposure", "fairness", "terrain_area", "blocking_area"):
+        assert fast[key] == pytest.approx(exact[key], abs=0.01), key
+    assert fast["longest_lane"] == pytest.approx(exact["longest_lane"], abs=2.0)
+    assert [c["passed"] for c in fast["checks"]] == [c["passed"] for c in exact["checks"]]
+    for a, b in zip(fast["fairness_by_area"], exact["fairness_by_area"], strict=True):
+        assert a["difference"] == pytest.approx(b["difference"], abs=0.01)
+
+
+def test_every_field_of_the_api_matches_exact():
+    scene = generate_layout("wh40k6", 3)
+    world = terrain_world(scene)
+    fast = analyze_scene(scene, 1.0, world=world, stride=2)
+    exact = analyze_scene(scene, 1.0, world=world, exact=True)
+    for name, values in exact.fields.items():
+        diff = field_difference(fast.fields[name], values)
+        assert diff["mean_abs"] <= 0.004 and diff["share_over"] <= 0.005, (name, diff)
+    # at the default lattice a 1" grid shares nothing: every pair cast, split over processes
+    split = analyze_scene(scene, 1.0, world=world)
+    assert split.figures["segments"] == pytest.approx(exact.figures["segments"], rel=1e-4)
+    for name, values in exact.fields.items():
+        assert field_difference(split.fields[name], values)["mean_abs"] <= 1e-4
+
+
+def _grid_case(terrain, cell=1.0):
+    scene = scene_from_dict({"format": 1, "name": "t", "ruleset": "wh40k6", "table": [36, 24],
+                             "terrain": terrain, "models": []})
+    world = terrain_world(scene)
+    model = standard_model("wh40k6")
+    grid = standing_grid(world, cell, heights=(0.05, model.eye))
+    rows = np.flatnonzero(grid.standable)
+    ny, nx = grid.shape
+    iy, ix = np.divmod(rows, nx)
+    groups = [rows[iy < 6], rows[iy >= ny - 6]]
+    return world, grid, rows, groups, model.sight_test()
+
+
+THIN = [  # pillars far thinner than the 2" lattice, and a ruin with windows
+    {"id": f"p{i}", "type": "wall", "from": [8 + 4 * i, 9 + i], "to": [8.3 + 4 * i, 9 + i],
+     "height": 3, "thickness": 0.3} for i in range(5)
+] + [{"id": "ruin", "type": "ruin", "at": [27, 14], "size": [6, 5], "height": 5,
+      "floors": [2.5], "walls": ["north", "west"], "windows": True, "rotation": 15}]
+
+
+def test_thin_pieces_and_windows_are_cast_not_interpolated():
+    world, grid, rows, groups, test = _grid_case(THIN)
+    cols = np.concatenate(groups)
+    exact = pair_sight(world, grid.foot, rows, cols, test)
+    fast = refined_pair_sight(world, grid, rows, groups, test, stride=2, workers=1)
+    assert fast.segments < exact.segments
+    assert np.mean(fast.sees != exact.sees) <= 1e-3
+    assert np.mean(fast.seen != exact.seen) <= 1e-3
+    # every pair cast (stride 1): the exhaustive matrices, pair for pair
+    full = refined_pair_sight(world, grid, rows, groups, test, stride=1, workers=1)
+    assert np.mean(full.sees != exact.sees) <= 1e-4 and np.mean(full.seen != exact.seen) <= 1e-4
+
+
+def test_two_processes_give_the_one_process_answer():
+    world, grid, rows, groups, test = _grid_case(THIN)
+    one = refined_pair_sight(world, grid, rows, groups, test, stride=2, workers=1)
+    two = refined_pair_sight(world, grid, rows, groups, test, stride=2, workers=2)
+    assert np.array_equal(one.sees, two.sees) and np.array_equal(one.seen, two.seen)
+    assert one.segments == two.segments
+
+
+def test_stride_and_field_difference():
+    assert default_stride(0.5) == 2 and default_stride(0.25) == 4 and default_stride(1.0) == 1
+    world, grid, rows, groups, test = _grid_case([])
+    with pytest.raises(ValueError, match="power of two"):
+        refined_pair_sight(world, grid, rows, groups, test, stride=3)
+    a = np.array([[0.0, 0.5], [np.nan, 1.0]])
+    b = np.array([[0.1, 0.5], [np.nan, 1.0]])
+    assert field_difference(a, b) == pytest.approx({"mean_abs": 0.1 / 3, "share_over": 1 / 3})
+
+
+def test_bench_rows(capsys):
+    scene = generate_layout("wh40k6", 1)
+    fine = analysis_row(scene, 4.0, repeat=1)
+    assert fine["field_mean_abs"] <= 0.004 and fine["speedup"] > 0
+    coarse = analysis_row(scene, 6.0, repeat=1, exact_reference=False)
+    batch = batch_row("wh40k6", 1, 2, 6.0, workers=1)
+    assert batch["layouts"] == 2 and batch["dask_layouts_per_min"] > 0
+    text = format_layout_bench({"ruleset": "wh40k6", "table": [72, 48], "pieces": 12,
+                                "fine": fine, "coarse": coarse, "batch": batch})
+    assert "vs --exact" in text and "Dask batch, 1 workers" in text and "per layout" in text
