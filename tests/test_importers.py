@@ -287,8 +287,8 @@ def test_battlescribe_aos2_roster_matches_the_warscroll(tmp_path):
 def test_battlescribe_rosz_and_whfb6_names(tmp_path):
     halberdiers = f"""
 <selection id="s1" name="Halberdiers" entryId="e1" number="10" type="unit">
-  <profiles><profile id="p1" name="Halberdier" typeId="t" typeName="Model">
-    <characteristics>{chars(M="4", WS="3", BS="3", S="3", T="3", W="1", I="3", A="1",
+  <profiles><profile id="p1" name="Halberdier" typeId="t" typeName="Profile">
+    <characteristics>{chars(Mv="4", WS="3", BS="3", S="3", T="3", W="1", I="3", A="1",
                             Ld="7")}</characteristics></profile>
     <profile id="p2" name="Halberd" typeId="w" typeName="Weapon">
       <characteristics>{chars(Range="Combat", Strength="+1")}</characteristics></profile>
@@ -304,9 +304,39 @@ def test_battlescribe_rosz_and_whfb6_names(tmp_path):
     scene = analysed(out).scene
     unit = scene.units[-1]
     assert unit["id"] == "halberdiers-2"  # the village has its own halberdiers
-    assert set(unit["stats"]) <= set(WHFB6_STATS) and unit["stats"]["Ld"] == 7
+    assert unit["stats"] == {k: v for k, v in load_data("whfb6")["models"]["halberdier"]
+                             ["stats"].items() if k != "Sv"}
     assert unit["weapons"] == ["halberd"]  # what whfb6's data knows; 'spiky thing' left out
     assert len(scene.unit_models(unit["id"])) == 10
+
+
+def test_battlescribe_wh40k6_squad_in_coherency(tmp_path):
+    squad = f"""
+<selection id="s1" name="Tactical Squad" entryId="e1" number="1" type="unit">
+  <selections>
+    <selection id="s2" name="Space Marine" entryId="e2" number="9" type="model">
+      <profiles><profile id="p1" name="Space Marine" typeId="t" typeName="Unit">
+        <characteristics>{chars(Unit_Type="Infantry", WS="4", BS="4", S="4", T="4", W="1",
+                                I="4", A="1", Ld="8", Save="3+")}</characteristics></profile>
+        <profile id="p2" name="Boltgun" typeId="w" typeName="Weapon">
+          <characteristics>{chars(Range='24&quot;', S="4", AP="5",
+                                  Type="Rapid Fire")}</characteristics></profile>
+      </profiles>
+    </selection>
+    <selection id="s3" name="Space Marine Sergeant" entryId="e3" number="1" type="model"/>
+  </selections>
+</selection>"""
+    out = imported(tmp_path, "marines.ros", roster("Warhammer 40,000 6th", squad),
+                   "battlescribe", "--onto", str(EXAMPLES / "wh40k6_city_ruins.yaml"))
+    scene = analysed(out).scene
+    unit = scene.units[-1]
+    assert unit["stats"] == load_data("wh40k6")["models"]["tactical-marine"]["stats"]
+    assert unit["weapons"] == ["boltgun"]
+    models = scene.unit_models(unit["id"])
+    pts = np.array([m.at for m in models])
+    gaps = np.hypot(*(pts[:, None] - pts[None]).transpose(2, 0, 1)) - 25 / 25.4
+    np.fill_diagonal(gaps, np.inf)
+    assert len(models) == 10 and (gaps.min(axis=1) <= 2.0).all() and gaps.min() > 0
 
 
 def test_importer_stat_names_are_the_systems():

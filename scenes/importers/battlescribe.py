@@ -36,12 +36,12 @@ STATS = {
     "aos2": {"move": "move", "wounds": "wounds", "bravery": "bravery", "save": "save"},
     "wh40k6": {"ws": "WS", "bs": "BS", "s": "S", "t": "T", "w": "W", "i": "I", "a": "A",
                "ld": "Ld", "sv": "Sv", "save": "Sv"},
-    "whfb6": {"m": "M", "ws": "WS", "bs": "BS", "s": "S", "t": "T", "w": "W", "i": "I",
-              "a": "A", "ld": "Ld", "sv": "Sv", "save": "Sv"},
+    "whfb6": {"m": "M", "mv": "M", "move": "M", "ws": "WS", "bs": "BS", "s": "S", "t": "T",
+              "w": "W", "i": "I", "a": "A", "ld": "Ld", "sv": "Sv", "save": "Sv"},
 }
 #: profile typeNames that hold a unit's stat line, per system
-UNIT_PROFILES = {"aos2": ("unit", "warscroll"), "wh40k6": ("unit", "model"),
-                 "whfb6": ("model", "unit", "troop")}
+UNIT_PROFILES = {"aos2": ("unit", "model", "warscroll"), "wh40k6": ("unit", "model"),
+                 "whfb6": ("profile", "model", "unit", "troop")}
 #: aos2 weapon characteristic -> warscroll weapon key
 AOS2_WEAPON = {"range": "range", "attacks": "attacks", "to hit": "to_hit",
                "to wound": "to_wound", "rend": "rend", "damage": "damage"}
@@ -155,7 +155,8 @@ def _weapon(name: str, chars: dict[str, str], kind: str, system: str) -> Any:
     for k, key in AOS2_WEAPON.items():
         if k in chars:
             w[key] = _number(chars[k])
-    w["type"] = "missile" if "missile" in kind else "melee"
+    if "missile" in kind or "melee" in kind:  # else the warscroll's rule: over 3" is missile
+        w["type"] = "missile" if "missile" in kind else "melee"
     if isinstance(w.get("rend"), str) and w["rend"] in ("-", ""):
         w["rend"] = 0
     return w
