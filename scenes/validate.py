@@ -233,6 +233,9 @@ def _check_model(ck: Checker, m: Any, index: int, line: int | None, ids: _Ids,
     before = len(ck.problems)
     options = _mesh_options(ck, m, path, shape, mesh_file)
     z = ck.number(m, "z", path)
+    if z is not None and m.get("floor") is not None:
+        ck.add(line_of(m, "z"), f"{path}.z", "give floor or z, not both (z picks the surface "
+                                             "of a mesh piece nearest to that height)")
     if at is None or base is None:
         return None  # nothing to place; the problems are recorded
     # With other problems the model is still returned (placeholders for bad values) so that

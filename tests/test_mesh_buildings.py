@@ -198,3 +198,9 @@ def test_outline_of_a_cone_and_of_a_mesh_with_t_junctions():
     outline = plan_outline(top, tris)
     assert outline.area == pytest.approx(8.0) and outline.geom_type == "Polygon"
     assert len(largest_ring(outline)) == 4
+
+
+def test_floor_and_z_together_refused(tmp_path):
+    path = tower_scene(tmp_path, ", floor: 1, z: 3")
+    code, _, err = run(["validate", path])
+    assert code == 2 and "models[lookout].z: give floor or z, not both" in err
