@@ -201,3 +201,14 @@ def test_mesh_models_round_trip(tmp_path):
     again = scene_from_dict(scene_to_dict(scene), scene_dir=tmp_path)
     assert again.models == scene.models and again.terrain == scene.terrain
     assert again.model("gob").measured == ("height", "base")
+
+
+def test_the_rules_measure_the_height_the_world_stands(tmp_path):
+    import battlesight
+
+    bf = battlesight.load(scene_file(tmp_path))
+    for model_id in ("gob", "troll"):
+        volume_top = bf.world.models[model_id].mesh.bounds[1][2]
+        assert bf.board.outline(model_id).height == pytest.approx(volume_top, rel=1e-9)
+        ry, _ = bf.board.outline(model_id).radii
+        assert 2 * ry * MM == pytest.approx(bf.scene.model(model_id).base, rel=1e-9)
