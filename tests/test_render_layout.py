@@ -284,3 +284,25 @@ def test_matrix_of_a_table_without_models(tmp_path, capsys):
                         "--json", "--size", "160x100")
     assert drawn["matrix"] == {"units": [], "cells": []} and drawn["labels"] == []
     assert (tmp_path / "m.png").is_file()
+
+
+def test_switching_to_an_eye_view_relabels_the_hidden_models():
+    """The window's views share one SceneView: going from the overview to a model's eye
+    turns the labels of the models that eye cannot see into hidden markers, and back."""
+    from battlesight.scenes.build import build_world
+    from battlesight.scenes.loader import load_scene
+
+    scene = load_scene(str(DEMO))
+    world = build_world(scene)
+    with OffscreenRenderer(world, scene, 640, 360, "tiny") as renderer:
+        view = renderer.view
+        apply_settings(view, RenderSettings(640, 360, labels=True))
+        assert not [d for d in view.stage.drawn_labels if d.label.kind == "hidden"]
+        view.set_view("eye:sgt:nob")
+        unseen = {v.target for v in view.judge([("sgt", m) for m in world.models if m != "sgt"])
+                  if v.geometric_share <= 0}
+        assert unseen
+        kinds = {lab.model: lab.kind for lab in view.stage.labels}
+        assert all(kinds[m] == "hidden" for m in unseen) and "sgt" not in kinds
+        view.set_view("iso")
+        assert {lab.kind for lab in view.stage.labels} == {"model"}

@@ -121,7 +121,10 @@ class SceneView:
         self.orbit = None if kind == "eye" else world_orbit(self.world, kind, *aspects)
         pose = view_pose(self.world, view, *aspects) if self.orbit is None else self.orbit.pose()
         self.view_name = view
+        eye = self.eye_model()
         self.set_pose(pose)
+        if self.eye_model() != eye and (self.show_labels or self.lines):
+            self.refresh()  # which labels are hidden markers depends on the eye
 
     def set_orbit(self, orbit: Orbit) -> None:
         self.orbit = orbit
