@@ -29,7 +29,7 @@ from tests.helpers import MINIMAL, line_of, minimal_with, write_scene
 
 def test_constants():
     assert RULESET_IDS == ("wh40k6", "wmh2", "whfb6", "aos2")
-    assert TERRAIN_TYPES == ("wall", "box", "ruin", "hill", "forest", "crater", "mesh")
+    assert TERRAIN_TYPES == ("wall", "box", "ruin", "hill", "forest", "crater", "mesh", "area")
     assert ASSETS_DIR.name == "assets" and (ASSETS_DIR.parent / "scenes").is_dir()
 
 
@@ -180,6 +180,8 @@ def test_every_terrain_type_loads(tmp_path, monkeypatch):
         - {id: c2, type: crater, at: [20, 15], size: 3}
         - {id: c3, type: crater, at: [20, 25], size: [3, 2], depth: 0.5}
         - {id: s, type: mesh, file: assets/terrain/statue.glb, at: [36, 24], scale: 1}
+        - {id: a1, type: area, polygon: [[2, 40], [8, 40], [6, 45], [3, 45]]}
+        - {id: a2, type: area, at: [44, 42], size: [4, 3], height: 0.5}
     """)
     scene = load_scene(write_scene(tmp_path, text))
     assert sorted({p.type for p in scene.terrain}) == sorted(TERRAIN_TYPES)
