@@ -368,6 +368,18 @@ def _ward_save():
     return lambda: save_needs(board.profile("w"), 3, False)
 
 
+def _great_weapon_charges():
+    from battlesight.rulesets.whfb6 import combat
+
+    from tests.test_whfb6_scenes import game, loose, scene
+
+    models = loose("a", 1, "archer", [(10, 10)], weapons=["great weapon"]) + \
+        loose("b", 2, "archer", [(10, 11.5)])
+    g = game(scene("whfb6", models=models))
+    g.unit("a").status["charged"] = "b"
+    return lambda: combat._strike_order(g, ["a", "b"], True)
+
+
 def _panic():
     from battlesight.rulesets.whfb6.tables import shooting_panic
 
@@ -469,6 +481,7 @@ CHECKS = {
     "wh40k6.A29=non-vehicles-only": _vehicle_in_the_way,
     "whfb6.4=quarter-or-more": _panic,
     "whfb6.6=ward-only": _ward_save,
+    "whfb6.8=always-last": _great_weapon_charges,
     "whfb6.9=soft-plus-hard": _whfb6_cover,
     "aos2.2=8-or-more": _big_monster,
     "aos2.4=same-feature": _two_craters,

@@ -20,6 +20,11 @@ R6 = Reading(
     Alt("both", "the armour save first, then the ward save"),
     (Alt("ward-only", "a model with a ward save rolls only the ward save"),),
     scope="shoot", code="rulesets/whfb6/shooting.py save_needs")
+R8 = Reading(
+    "whfb6.8", "whfb6 §9.1", "A great weapon that charged: chargers first or strikes last?",
+    Alt("charger-first", "a great weapon strikes last unless it charged"),
+    (Alt("always-last", "a great weapon strikes last even in the round it charged"),),
+    scope="play", code="rulesets/whfb6/combat.py _strike_order")
 R9 = Reading(
     "whfb6.9", "whfb6 §5.1", "Do soft and hard cover add up?",
     Alt("worst-one", "one modifier: the worst cover on at least half of the lines"),
@@ -27,7 +32,7 @@ R9 = Reading(
                            "-3 to hit"),),
     code="rulesets/whfb6/sight.py _judge_all")
 
-READINGS = (R4, R6, R9)
+READINGS = (R4, R6, R8, R9)
 
 _GAME = ("a step of the game's resolution (`play`), which resolves it this one way; the "
          "switchable readings are those that los and shoot judge")
@@ -59,10 +64,6 @@ AMBIGUITIES = (
         ("the normal Strength table", "the printed 'S > 4' rule"), "the normal Strength table",
         "rulesets/whfb6/tables.py armour_need",
         "scaly skin is not implemented, so there is no save to read either way"),
-    Ambiguity(
-        "8", "whfb6 §9.1", "A great weapon against chargers: chargers first or strikes last?",
-        ("the great weapon strikes last unless it charged", "chargers strike first"),
-        "the great weapon strikes last unless it charged", "rulesets/whfb6/combat.py", _GAME),
     Ambiguity(
         "11", "whfb6 §7", "Skirmishers in terrain",
         ("the normal terrain rules", "free movement unless difficult terrain or obstacles"),

@@ -16,6 +16,7 @@ from battlesight.rulesets.core.state import game_state, slay, turn_key
 from . import formation as fm
 from . import movement as mv
 from . import pursuit, tables
+from .ambiguities import R8
 from .charge import ld_of, panic_test, remove_casualties
 from .profile import Profile
 from .shooting import roll_wounds_and_saves
@@ -114,14 +115,17 @@ def fight(game: Game, unit: str) -> dict[str, Any]:
 
 def _strike_order(game: Game, units: list[str], first_round: bool) -> list[str]:
     """Chargers first (first round), then Initiative, then last round's winner; ties between
-    sides are rolled off (§9.1). Great weapons strike last [GK, §14 #8]."""
+    sides are rolled off (§9.1). Great weapons strike last unless they charged [GK, §14 #8];
+    under reading whfb6.8 'always-last' they strike last even when they charged."""
+    always = R8.means("always-last")
     key: dict[str, tuple] = {}
     for u in units:
         p = _first(game, u)
         charged = first_round and game.unit(u).status.get("charged") is not None
-        last = p.melee_weapon().has("strikes last") and not charged
+        last = p.melee_weapon().has("strikes last") and (always or not charged)
         ini = -1 if last else int(p.stat("I", 1) or 1)
-        key[u] = (charged, ini, bool(game.unit(u).status.get("last_won")))
+        key[u] = (not (always and last), charged, ini,
+                  bool(game.unit(u).status.get("last_won")))
     ties: dict[tuple, int] = {}
     for u in units:
         if sum(1 for v in key.values() if v == key[u]) > 1 and key[u] not in ties:
