@@ -15,6 +15,7 @@ from battlesight.viewer.cli import main
 import battlesight
 
 from .helpers import line_of, write_scene
+from .schema_helpers import assert_valid, errors
 
 L_RUIN = """\
 format: 1
@@ -160,3 +161,16 @@ models:
     grouped, loose = bf.judge("shooter", "grouped"), bf.judge("shooter", "loose")
     assert grouped.cover.in_cover and grouped.cover.source == "ruin"
     assert not loose.cover.in_cover
+
+
+def test_polygon_area_and_group_in_the_scene_schema():
+    import yaml
+
+    data = yaml.safe_load(L_RUIN)
+    data["terrain"] += [
+        {"id": "rubble", "type": "area", "polygon": [[50, 10], [58, 10], [56, 16]],
+         "group": "yard"},
+        {"id": "pad", "type": "area", "at": [60, 30], "size": [4, 3], "group": "yard"}]
+    assert_valid("scene", data)
+    data["terrain"][0]["at"] = [3, 3]  # a polygon ruin takes no at
+    assert errors("scene", data)
