@@ -10,7 +10,7 @@ from collections.abc import Iterable
 import numpy as np
 from panda3d.core import NodePath
 
-from . import matrix_view, overlays, palette
+from . import lighting, matrix_view, overlays, palette
 from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose, world_orbit
 from .rulings import Judge, SightLine, sight_lines
 from .scenegraph import SceneGraph, build_scene_graph, draw_models, draw_terrain, ring_node
@@ -22,8 +22,10 @@ EYE_VIEW_CLEARANCE = 6.0
 class SceneView:
     """World + scene drawn on a Stage, with overlays; no window, no input."""
 
-    def __init__(self, world, scene=None, width: int = 1280, height: int = 720):
+    def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
+                 look: lighting.Look = lighting.FLAT):
         self.world, self.scene = world, scene
+        self.look = look  # lit (shader pipe) or flat (fixed function), mat, army colours
         self.stage = Stage(width, height)
         self.judge: Judge | None = None  # the scene's ruleset's one sight judgement
         self.graph: SceneGraph | None = None
@@ -53,8 +55,10 @@ class SceneView:
         """(Re)build the battlefield nodes from the world, keeping what is shown over it."""
         if self.graph is not None:
             self.graph.root.remove_node()
-        self.graph = build_scene_graph(self.world, self.scene)
+        self.graph = build_scene_graph(self.world, self.scene, self.look)
         self.graph.root.reparent_to(self.stage.root)
+        if self.look.shaded:
+            self.stage.light(self.graph.root, self.world)
         self._follow_world()
 
     def update_world(self, world, scene=None, terrain: Iterable[str] = (),
@@ -74,8 +78,10 @@ class SceneView:
                 node = nodes.pop(model_id, None)
                 if node is not None:
                     node.remove_node()
-        draw_terrain(graph.root, [e for k, e in world.terrain.items() if k in terrain], graph)
-        draw_models(graph.root, [m for k, m in world.models.items() if k in models], graph)
+        draw_terrain(graph.root, [e for k, e in world.terrain.items() if k in terrain], graph,
+                     world, scene)
+        draw_models(graph.root, [m for k, m in world.models.items() if k in models], graph,
+                    scene)
         self._follow_world()
 
     def offset_nodes(self, terrain: dict[str, tuple[float, float]],

@@ -84,6 +84,7 @@ class Stage:
         self.inset_left = 0.0  # pixels at the left kept for a legend; the view centres right
         self.hidden: NodePath | None = None
         self._regions: list = []
+        self.key_light: NodePath | None = None  # the lit look's shadow caster (`light`)
         self._add_lights()
         self.resize(width, height)
 
@@ -96,6 +97,20 @@ class Stage:
         sun_np.set_hpr(-35.0, -55.0, 0.0)
         self.root.set_light(self.root.attach_new_node(ambient))
         self.root.set_light(sun_np)
+
+    def light(self, battlefield: NodePath, world) -> None:
+        """The lit look (`lighting`): a shadow-casting key light over world's table and its
+        tallest piece, on battlefield only; the camera leaves shadow-only nodes out."""
+        from . import lighting
+
+        if self.key_light is not None:
+            self.key_light.remove_node()
+        meshes = [e.geometry.solid for e in world.terrain.values()]
+        meshes += [e.geometry.area for e in world.terrain.values()]
+        top = max([float(m.bounds[1][2]) for m in meshes if m is not None and len(m.faces)]
+                  + [float(m.mesh.bounds[1][2]) for m in world.models.values()] + [1.0])
+        self.key_light = lighting.light_battlefield(self.root, battlefield, world.table, top)
+        self.camera.node().set_camera_mask(lighting.VIEW_MASK)
 
     def resize(self, width: int, height: int) -> None:
         """Match the lenses to a new image size."""

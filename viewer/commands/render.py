@@ -32,6 +32,7 @@ from battlesight.viewer.commands.common import (
     print_json,
     require_model,
 )
+from battlesight.viewer.commands.look import add_look_options, look_settings
 from battlesight.viewer.errors import UsageError
 
 FRAME_SUFFIXES = (".png", ".gif", ".mp4")
@@ -80,6 +81,7 @@ def add_parser(sub, name: str) -> None:
                              "rule), every label with its pixel box, a matrix's cells")
     parser.add_argument("--renderer", choices=("auto", "headlessgl", "tiny"), default=None,
                         help="back end (default: $BATTLESIGHT_RENDERER or auto)")
+    add_look_options(parser)
 
 
 def add_heatmap_options(parser, help_text: str) -> None:
@@ -196,6 +198,7 @@ def settings_from_args(args, world):
         heatmap_grid=args.grid, ruler=tuple(args.ruler) if args.ruler else None,
         matrix=args.matrix,
         backend=None if args.renderer in (None, "auto") else args.renderer,
+        **look_settings(args),
     )
 
 
