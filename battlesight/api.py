@@ -62,13 +62,16 @@ def load(source: SceneSource, *, strict: bool = False) -> Battlefield:
     ruleset's rules data). Bad input raises `battlesight.scenes.SceneError`, whose `problems`
     are the one-line `FILE:LINE: KEY: message` reports that `validate` prints; unknown keys
     are kept as `Battlefield.warnings` (strict=True makes them errors, as `validate --strict`).
+    A scene file's world is built when first needed (`Battlefield.world`): what only the
+    builders refuse (a mesh file that is no mesh, a model with no floor to stand on) is raised
+    there, as the same `SceneBuildError` lines.
     """
     if isinstance(source, Scene):
         scene = source
     elif isinstance(source, dict):
         scene = scene_from_dict(source)
     else:
-        scene = load_scene(source)
+        scene = load_scene(source, build=False)
     warnings = require_rules(scene, strict=strict)
     return Battlefield(scene, warnings=[str(w) for w in warnings])
 

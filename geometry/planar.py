@@ -131,6 +131,12 @@ class FootprintIndex:
             out[w].append(self.ids[k])
         return out
 
+    def near(self, lo, hi) -> list[str]:
+        """Ids of the pieces whose footprint's bounding box meets the box lo (2,) .. hi (2,),
+        in index order: a cheap first filter."""
+        hits = self._tree.query(shapely.box(lo[0], lo[1], hi[0], hi[1]))
+        return [self.ids[i] for i in np.sort(hits)]
+
     def at(self, point) -> list[str]:
         """Ids of the pieces whose footprint holds the plan point (inside or on the outline)."""
         return self.under(shapely.Point(np.asarray(point, dtype=np.float64)[:2]))

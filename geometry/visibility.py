@@ -26,7 +26,7 @@ from .world import World
 #: tests/test_visibility_analytic.py).
 DEFAULT_SAMPLES = 400
 _MAX_RAYS_PER_QUERY = 40_000
-_CHUNK_QUERIES = 2_000
+_CHUNK_QUERIES = 8_000
 #: Widest angle (radians) between neighbouring samples on a large, close target.
 ANGULAR_SPACING = 0.02
 _MAX_SAMPLE_FACTOR = 4
@@ -121,9 +121,13 @@ def visibility_many(world: World, queries: list[SightQuery]) -> list[Visibility]
     query, then the rest of the sequence only for the queries the first pass did not settle
     (`_settled`). Queries are taken in chunks of about _CHUNK_QUERIES so memory stays bounded.
     """
-    results: list[Visibility] = []
+    # by target, so that a chunk holds whole groups (one engine call per target and pass)
+    # and the queries that share their samples meet in one chunk
+    order = sorted(range(len(queries)), key=lambda i: (queries[i].target, str(queries[i].parts)))
+    results: list[Visibility] = [None] * len(queries)  # type: ignore[list-item]
     for lo in range(0, len(queries), _CHUNK_QUERIES):
-        chunk = queries[lo : lo + _CHUNK_QUERIES]
+        rows = order[lo : lo + _CHUNK_QUERIES]
+        chunk = [queries[i] for i in rows]
         eyes = np.array(
             [world.models[q.observer].eye if q.eye is None else q.eye for q in chunk],
             dtype=np.float64,
@@ -136,12 +140,13 @@ def visibility_many(world: World, queries: list[SightQuery]) -> list[Visibility]
             more = _silhouette_samples(world, sub, eyes[rest], None, first.take(rest))
             rays = rays.join(_trace(world, sub, eyes[rest], more), rest)
             first.cast[rest] = more.cast
-        results.extend(_summarise(chunk, eyes, rays, first.cast))
+        for i, answer in zip(rows, _summarise(chunk, eyes, rays, first.cast), strict=True):
+            results[i] = answer
     return results
 
 
-#: Samples of the first pass; a query whose first-pass samples are all seen or all hidden is
-#: settled by them (tests/test_visibility_fast.py: within 0.02 of the full sample).
+#: Samples of the first pass; a query whose first-pass samples are all hidden is settled by
+#: them (tests/test_visibility_fast.py: within 0.02 of the full sample).
 FIRST_PASS_SAMPLES = 96
 
 
@@ -295,16 +300,11 @@ class _Rays:
 
 def _settled(samples: _Samples, rays: _Rays) -> np.ndarray:
     """(q,) bool: queries the first pass answers: nothing more to cast, or samples that are all
-    hidden, or all seen through the same area (or none)."""
-    n = len(samples.sizes)
+    hidden (most pairs of a table). A target all of whose first samples are seen still gets
+    the full sample: its sample points, cover shares and counts are those of the full pass."""
     m = samples.sizes
-    seen = np.bincount(rays.query_of, weights=rays.blocker < 0, minlength=n)
-    lo = np.full(n, np.iinfo(np.int64).max)
-    hi = np.full(n, np.iinfo(np.int64).min)
-    np.minimum.at(lo, rays.query_of, rays.area)
-    np.maximum.at(hi, rays.query_of, rays.area)
-    uniform = (m == 0) | (lo == hi)
-    return (m >= samples.wanted) | ((m > 0) & ((seen == 0) | ((seen == m) & uniform)))
+    seen = np.bincount(rays.query_of, weights=rays.blocker < 0, minlength=len(m))
+    return (m >= samples.wanted) | ((m > 0) & (seen == 0))
 
 
 def _trace(world: World, queries: list[SightQuery], eyes: np.ndarray, samples: _Samples) -> _Rays:
@@ -319,12 +319,13 @@ def _trace(world: World, queries: list[SightQuery], eyes: np.ndarray, samples: _
     positive = lengths > 0
     if positive.all():
         blocker, owners = world.first_blockers(
-            starts, directions, lengths, _skip_table(world, queries)[query_of]
+            starts, directions, lengths, (_skip_table(world, queries), query_of)
         )
     elif positive.any():
         idx = np.flatnonzero(positive)
         blocker[idx], owners = world.first_blockers(
-            starts[idx], directions[idx], lengths[idx], _skip_table(world, queries)[query_of[idx]]
+            starts[idx], directions[idx], lengths[idx],
+            (_skip_table(world, queries), query_of[idx]),
         )
     # forest canopies and other area volumes crossed, on the lines that reach the target
     area = np.full(len(query_of), -1, dtype=np.int64)
@@ -415,9 +416,13 @@ def _leave_observers(world, queries, origins, directions, query_of):
 def _skip_table(world, queries) -> np.ndarray:
     """(q, k) model indices that may not block each query: observer, target, q.skip."""
     rows = []
+    known: dict[tuple, list[int]] = {}  # many queries skip the same models
     for q in queries:
-        ids = [q.target, *q.skip] + ([q.observer] if q.observer else [])
-        rows.append([world.model_index(m) for m in ids if m in world.models])
+        key = (q.target, q.skip, q.observer)
+        if key not in known:
+            ids = [q.target, *q.skip] + ([q.observer] if q.observer else [])
+            known[key] = [world.model_index(m) for m in ids if m in world.models]
+        rows.append(known[key])
     width = max(len(r) for r in rows)
     table = np.full((len(rows), width), -1, dtype=np.int64)
     for i, r in enumerate(rows):

@@ -332,7 +332,9 @@ class World:
     ) -> tuple[np.ndarray, list[str]]:
         """Closest blocker of each ray within its length.
 
-        skip: (n, k) int model indices (see `model_index`, -1 = none) that do not block ray i.
+        skip: (n, k) int model indices (see `model_index`, -1 = none) that do not block ray i,
+        or (table (q, k), row (n,)): ray i skips the models of table[row[i]] (many rays share
+        one list).
         Returns (n,) int index into the returned owner list (-1 = clear) and that list
         (solid terrain ids, then model ids).
         """
@@ -361,19 +363,30 @@ class World:
             if len(maybe):
                 _, geom = self._models_first_hit(
                     origins[maybe], directions[maybe], limit[maybe],
-                    None if skip is None else skip[maybe],
+                    None if skip is None else _skip_rows(skip, maybe),
                 )
                 nearer = geom >= 0
                 result[maybe[nearer]] = solid + geom[nearer]
         return result, owners
 
     def _models_first_hit(self, origins, directions, lengths, skip):
-        """First model hit of each ray, stepping past models listed in skip ((n, k) or None)."""
-        if skip is None or not skip.size:
+        """First model hit of each ray, stepping past models listed in skip (see
+        `first_blockers`; None: none)."""
+        table, row_of = (skip, None) if isinstance(skip, np.ndarray) or skip is None else skip
+        if table is None or not table.size:
+            return _first_hit_past(self.models_scene, origins, directions, lengths, None)
+        # (row, model) pairs as sorted keys: one search per hit instead of a (n, k) compare
+        width = len(self.model_ids) + 1
+        rows = np.repeat(np.arange(len(table)), table.shape[1])
+        flat = table.ravel()
+        keys = np.unique(rows[flat >= 0] * width + flat[flat >= 0])
+        if not len(keys):
             return _first_hit_past(self.models_scene, origins, directions, lengths, None)
 
         def skipped(rays: np.ndarray, geom: np.ndarray) -> np.ndarray:
-            return (skip[rays] == geom[:, None]).any(axis=1)
+            wanted = (rays if row_of is None else row_of[rays]) * width + geom
+            at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+            return keys[at] == wanted
 
         return _first_hit_past(self.models_scene, origins, directions, lengths, skipped)
 
@@ -402,6 +415,14 @@ class World:
         within its length (-1 = none), and area_ids."""
         dist, geom = self.area_scene.first_hit(origins, directions, lengths)
         return np.where(geom >= 0, geom, -1), self.area_ids
+
+
+def _skip_rows(skip, rays: np.ndarray):
+    """The skip lists of the given rays: an (n, k) table's rows, or (table, row of each ray)."""
+    if isinstance(skip, np.ndarray):
+        return skip[rays]
+    table, row_of = skip
+    return table, row_of[rays]
 
 
 def _first_hit_past(scene: RayScene, origins, directions, lengths, skipped):

@@ -30,6 +30,8 @@ def generate_table(
         for _ in range(500):
             piece, radius = _random_piece(rng, kind, f"{kind}-{i}", width, depth)
             x, y = piece.pop("_centre")
+            if ruleset != "wh40k6":  # the 40k save values; other systems read the piece's type
+                piece.pop("cover", None)
             if all(np.hypot(x - px, y - py) > radius + pr + 0.3 for px, py, pr in placed):
                 placed.append((x, y, radius))
                 terrain.append(piece)

@@ -19,24 +19,26 @@ __all__ = ["LineDict", "LineList", "load_scene", "parse_yaml", "scene_from_dict"
            "validate_scene_file"]
 
 
-def _check_file(path: str | os.PathLike[str]) -> tuple[Scene | None, list[SceneProblem]]:
+def _check_file(path: str | os.PathLike[str],
+                build: bool = True) -> tuple[Scene | None, list[SceneProblem]]:
     p = Path(path)
     file = str(path)
     data, problems = read_yaml(p, "scene file")
     if data is None and problems:
         return None, problems
     scene, more = validate.build_scene(data, file, scene_dir=p.parent, default_name=p.stem,
-                                       root_line=1)
+                                       root_line=1, build=build)
     problems = merge_problems(problems, more)
     if scene is not None:
         scene.path = p
     return scene, problems
 
 
-def load_scene(path: str | os.PathLike[str]) -> Scene:
-    """Read and validate a scene file; raises SceneError listing every problem found."""
+def load_scene(path: str | os.PathLike[str], build: bool = True) -> Scene:
+    """Read and validate a scene file; raises SceneError listing every problem found.
+    build=False: the builders' refusals wait for the world's build (`validate.build_scene`)."""
     try:
-        scene, problems = _check_file(path)
+        scene, problems = _check_file(path, build)
     except Exception as exc:  # a bug here must still reach the user as one line
         raise SceneError([_internal(path, exc)]) from exc
     if problems or scene is None:

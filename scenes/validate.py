@@ -374,8 +374,11 @@ def _check_top(ck: Checker, data: dict) -> tuple[str | None, tuple[float, float]
 
 
 def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_name: str = "",
-                root_line: int | None = None) -> tuple[Scene | None, list]:
-    """Check parsed data; return (Scene or None, problems). The Scene is None if any problem."""
+                root_line: int | None = None, build: bool = True) -> tuple[Scene | None, list]:
+    """Check parsed data; return (Scene or None, problems). The Scene is None if any problem.
+
+    build=False leaves out what only building the world finds (builder refusals, standing
+    points): `build_world` raises those, as the same problems, when the world is first built."""
     ck = Checker(file, scene_dir)
     if not isinstance(data, dict):
         kind = ("an empty document" if data is None else "a list" if isinstance(data, list)
@@ -421,7 +424,7 @@ def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_nam
         format=FORMAT_VERSION, lines=key_lines(data))
     # what the format accepts, the builders must build: the world is built here (its meshes
     # are cached for the command that follows), every refusal a problem at its key
-    _, problems = world_problems(scene, file, scene_dir)
+    _, problems = world_problems(scene, file, scene_dir) if build else (None, [])
     if problems:
         return None, problems
     return scene, ck.problems

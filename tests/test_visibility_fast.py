@@ -1,7 +1,7 @@
 """The two-pass sight sample (geometry/visibility.py): a short first pass settles the queries
-whose samples are all seen or all hidden, the rest continue the same sequence to the full
-count. It must stay within the 0.02 error bound of the visible share against the full sample
-on every pair of a generated table, and cast far fewer rays."""
+whose samples are all hidden, the rest continue the same sequence to the full count. It must
+stay within the 0.02 error bound of the visible share against the full sample on every pair of
+a generated table, and cast far fewer rays."""
 
 from __future__ import annotations
 
@@ -48,6 +48,6 @@ def test_fast_path_casts_fewer_rays_and_keeps_the_samples(both):
         # the samples are the points the shares are counted over
         assert len(f.points) == len(f.blocker_of) == len(f.area_of) > 0
         assert f.visible_fraction == pytest.approx(np.mean(f.blocker_of < 0))
-        if 0 < f.visible_fraction < 1:
+        if f.visible_fraction > 0:
             # what the first pass cannot settle gets (about) the full sample
             assert len(f.points) >= 0.8 * len(g.points)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from battlesight.scenes.output import write_output, write_outputs
 
-from . import platform
+from . import lighting, platform
 from .cameras import CameraPose, fit_orbit, frame_points, parse_view
 from .heatmap import DEFAULT_GRID, normalise, scene_heat
 from .overlays import ruler_ends
@@ -45,6 +45,9 @@ class RenderSettings:
     matrix:   who sees whom: the top view with a line per pair of enemy units coloured by
               verdict, and the unit-by-unit grid `los --all` prints beside it (needs a scene)
     backend:  None (auto / $BATTLESIGHT_RENDERER), "headlessgl" or "tiny"
+    lit, mat, grid, armies: the look (`lighting.Look`): the lit shader pipe where the back
+              end has GLSL (False: the flat look), the table mat (auto, grass, desert, city,
+              plain), its inch grid, and army colours by player number
     """
 
     width: int = 1280
@@ -59,6 +62,14 @@ class RenderSettings:
     ruler: tuple | None = None
     matrix: bool = False
     backend: str | None = None
+    lit: bool = True
+    mat: str = "auto"
+    grid: bool = True
+    armies: dict | None = None
+
+    def look(self) -> lighting.Look:
+        """The look these settings ask for (shaded where the back end can)."""
+        return lighting.Look(self.lit, self.mat, self.grid, dict(self.armies or {}))
 
 
 @dataclass
@@ -87,10 +98,14 @@ class OffscreenRenderer:
     """A SceneView drawn into an offscreen buffer; keep one to render many frames cheaply."""
 
     def __init__(self, world, scene=None, width: int = 1280, height: int = 720,
-                 backend: str | None = None):
-        self.view = SceneView(world, scene, width, height)
-        self.target = platform.make_offscreen(width, height, backend)
+                 backend: str | None = None, look: lighting.Look | None = None):
+        look = look or lighting.Look()
+        self.target = platform.make_offscreen(width, height, backend,
+                                              lighting.MULTISAMPLES if look.shaded else 0)
+        look = lighting.for_output(look, self.target.buffer)
+        self.view = SceneView(world, scene, width, height, look)
         self.view.stage.attach(self.target.buffer)
+        self._warm = False  # a GL pipe's first frame is drawn twice (see `render`)
 
     @property
     def backend(self) -> str:
@@ -99,8 +114,12 @@ class OffscreenRenderer:
     def render(self) -> np.ndarray:
         """Draw one frame; (h, w, 3) uint8, top row first."""
         engine = platform.engine()
+        if not self._warm and self.backend != "tiny":
+            lighting.warm_up(engine, self.view.stage)  # shadow map and shaders, once
+        self._warm = True
         engine.render_frame()
-        engine.render_frame()  # the copy to RAM lands one frame late on some pipes
+        if self.backend == "tiny":
+            engine.render_frame()  # the copy to RAM lands one frame late on this pipe
         return self.target.read_rgb()
 
     def close(self) -> None:
@@ -160,7 +179,7 @@ def render_drawing(world, scene=None, settings: RenderSettings | None = None
     """One picture and what it shows (`Drawing`: camera, sight lines, laid-out labels)."""
     settings = settings or RenderSettings()
     with OffscreenRenderer(world, scene, settings.width, settings.height,
-                           settings.backend) as renderer:
+                           settings.backend, settings.look()) as renderer:
         apply_settings(renderer.view, settings)
         image = renderer.render()
         view = renderer.view
@@ -185,7 +204,7 @@ def render_turntable(world, scene=None, settings: RenderSettings | None = None,
     settings = settings or RenderSettings()
     images = []
     with OffscreenRenderer(world, scene, settings.width, settings.height,
-                           settings.backend) as renderer:
+                           settings.backend, settings.look()) as renderer:
         apply_settings(renderer.view, settings)
         stage = renderer.view.stage
         for orbit in turntable_orbits(world, stage.view_aspect, frames, stage.aspect, pitch):

@@ -68,18 +68,17 @@ def feature_of(board: Board, model: str) -> str | None:
     """A feature the model is wholly on or within (None if none): one piece, else a `group` of
     shapes that make one feature together (a ruin's footprint and its walls), by group name."""
     o = board.outline(model)
-    groups: dict[str, list[np.ndarray]] = {}
-    for entry in board.world.terrain.values():
+    groups: dict[str, list] = {}
+    # only pieces the base meets can hold it (the board's footprint index, kept per model)
+    for entry in board.pieces_under(model):
         if not gives_cover(entry):
             continue
-        foot = np.asarray(entry.geometry.footprint)
-        if wholly_within(o, foot):
+        if wholly_within(o, entry.geometry.shape):
             return entry.id
         if isinstance(entry.data.get("group"), str):
-            groups.setdefault(entry.data["group"], []).append(foot)
+            groups.setdefault(entry.data["group"], []).append(entry.geometry.shape)
     for name, feet in groups.items():
-        if len(feet) > 1 and wholly_within(o, shapely.union_all([planar.shape(f)
-                                                                  for f in feet])):
+        if len(feet) > 1 and wholly_within(o, shapely.union_all(feet)):
             return name
     return None
 

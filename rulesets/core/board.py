@@ -71,6 +71,8 @@ class Board:
         self.sight_memo: dict[tuple, Any] = {}
         #: (kind, model id) -> (the placed volume and terrain count it was made for, value)
         self._per_model: dict[tuple[str, str], tuple[tuple, Any]] = {}
+        self._unit_models: dict[tuple[str, bool, bool], list[str]] = {}
+        self._per_unit: dict[tuple[str, str], tuple[tuple, Any]] = {}
 
     # ---- lookups ----------------------------------------------------------------------------
 
@@ -94,10 +96,15 @@ class Board:
         return any(m.unit == unit_id for m in self.models.values())
 
     def unit_models(self, unit_id: str, alive: bool = True, on_table: bool = True) -> list[str]:
-        return [
-            m.id for m in self.models.values()
-            if m.unit == unit_id and (m.alive or not alive) and (m.on_table or not on_table)
-        ]
+        """Ids of the unit's models (alive / on the table unless asked otherwise), in scene
+        order; kept until a model moves, leaves the table or is removed."""
+        key = (unit_id, alive, on_table)
+        if key not in self._unit_models:
+            self._unit_models[key] = [
+                m.id for m in self.models.values()
+                if m.unit == unit_id and (m.alive or not alive) and (m.on_table or not on_table)
+            ]
+        return list(self._unit_models[key])
 
     def unit_player(self, unit_id: str) -> int:
         for m in self.models.values():
@@ -127,6 +134,18 @@ class Board:
             return hit[1]
         value = make()
         self._per_model[(kind, model_id)] = (stamp, value)
+        return value
+
+    def per_unit(self, kind: str, unit_id: str, make: Callable[[], T]) -> T:
+        """make(), kept under (kind, unit_id) until one of the unit's models on the table moves,
+        leaves or comes back (as `per_model`, for the unit's models together)."""
+        stamp = tuple(self.world.models.get(m) for m in self.unit_models(unit_id))
+        hit = self._per_unit.get((kind, unit_id))
+        if hit is not None and len(hit[0]) == len(stamp) and \
+                all(a is b for a, b in zip(hit[0], stamp, strict=True)):
+            return hit[1]
+        value = make()
+        self._per_unit[(kind, unit_id)] = (stamp, value)
         return value
 
     # ---- geometry ---------------------------------------------------------------------------
@@ -179,6 +198,7 @@ class Board:
     ) -> None:
         """Move a model on the world and in the scene (floor None = the ground or surface)."""
         state = self.model(model_id)
+        self._unit_models.clear()
         at = (float(at[0]), float(at[1]))
         if model_id in self.world.models:
             self.world.move_model(model_id, at, facing, floor=floor)
@@ -201,6 +221,7 @@ class Board:
     def take_off(self, model_id: str) -> None:
         """Remove a model from the table but keep it (reserves, embarked)."""
         state = self.model(model_id)
+        self._unit_models.clear()
         if model_id in self.world.models:
             self._spare[model_id] = self.world.models[model_id].volume
             self.world.remove_model(model_id)
@@ -210,6 +231,7 @@ class Board:
     def remove(self, model_id: str) -> None:
         """A casualty: off the world and out of the scene."""
         state = self.model(model_id)
+        self._unit_models.clear()
         if model_id in self.world.models:
             self.world.remove_model(model_id)
         state.alive = False

@@ -93,10 +93,13 @@ def footprint_crossings(board: Board, vis: Visibility) -> dict[str, float]:
         return {}
     ends = points[seen]
     starts = np.repeat(np.asarray(vis.eye, float)[None], len(ends), axis=0)
+    # only the pieces near the lines in plan (one query of the footprint index)
+    span = np.vstack([starts[:1, :2], ends[:, :2]])
+    near = set(board.world.footprints.near(span.min(axis=0), span.max(axis=0)))
     out = {}
     for entry in board.world.terrain.values():
         foot = np.asarray(entry.geometry.footprint, float)
-        if is_forest(entry) and len(foot) >= 3:
+        if entry.id in near and is_forest(entry) and len(foot) >= 3:
             share = float((length_inside(starts, ends, foot) > 1e-6).sum()) / len(points)
             if share > 0:
                 out[entry.id] = share
@@ -156,30 +159,35 @@ def formation(board: Board, unit: str) -> tuple[np.ndarray, float] | None:
 def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str],
                  memo: dict | None = None) -> str | None:
     """Id of a third unit whose formation a firer's sight line crosses below its models' tops
-    (A11), or None."""
+    (A11), or None. Formations are the board's (`Board.per_unit`), kept until a model of the
+    unit moves; memo is not needed (kept for the callers' signature)."""
+    if not firers:
+        return None
     target_unit = board.unit_of(target)
     t_out = board.outline(target)
     t_point = np.array([*t_out.center, t_out.z + t_out.height / 2])
+    eyes = np.array([board.eye(f) for f in firers])
+    aims = np.repeat(t_point[None], len(eyes), 0)
+    ts = np.linspace(0.0, 1.0, 41)
     for unit in board.unit_ids():
         if unit in (firing_unit, target_unit):
             continue
-        key = ("formation", unit, *(placed(board, m) for m in board.unit_models(unit)))
-        shape = memo_get(memo, key, lambda u=unit: formation(board, u))
+        shape = board.per_unit("formation", unit, lambda u=unit: _formation_shape(board, u))
         if shape is None:
             continue
-        hull, top = shape
-        if not firers:
-            continue
-        hull_shape = planar.shape(hull)
-        eyes = np.array([board.eye(f) for f in firers])
-        crossing = planar.segments_meet(eyes, np.repeat(t_point[None], len(eyes), 0), hull_shape)
-        ts = np.linspace(0.0, 1.0, 41)
-        for eye in eyes[crossing]:
+        hull_shape, top = shape
+        for eye in eyes[planar.segments_meet(eyes, aims, hull_shape)]:
             line = eye[None, :] + ts[:, None] * (t_point - eye)[None, :]
             inside = planar.covers(line[:, :2], hull_shape)
             if inside.any() and line[inside, 2].min() <= top:
                 return unit
     return None
+
+
+def _formation_shape(board: Board, unit: str):
+    """(prepared shapely hull, top height) of `formation`, or None."""
+    shape = formation(board, unit)
+    return None if shape is None else (planar.shape(shape[0]), shape[1])
 
 
 def model_cover(board: Board, firing_unit: str, target: str,

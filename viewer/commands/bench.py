@@ -62,7 +62,9 @@ def run(args) -> int:
     if "rulings" in only:  # what los waits for, beside the plain rays of the same pairs
         from battlesight.viewer.rulings_bench import rulings_bench
 
-        figures["rulings"] = rulings_bench(args.seed, args.models, args.pieces)
+        figures["rulings"] = rulings_bench(
+            figures["throughput"]["los"]["raw_embreex_rays_per_s"], args.seed, args.models,
+            args.pieces)
     if args.json:
         print_json(figures)
     else:

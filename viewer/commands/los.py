@@ -9,6 +9,7 @@ from battlesight.geometry.world import World
 from battlesight.rulesets.core.profiles import STANDARD_LABEL, profile_label
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
+from battlesight.scenes.output import to_json
 from battlesight.viewer.commands.arguments import add_reading_arguments, chosen_readings
 from battlesight.viewer.commands.common import (
     add_scene_argument,
@@ -45,8 +46,8 @@ def run(args) -> int:
             raise UsageError("--to goes with --from, not --all")
         reports = los_reports(scene, world, all_pairs(scene, world), args.chosen,
                               every=args.readings == "all")
-        if args.json:
-            print_json(reports)
+        if args.json:  # one entry a line: the C encoder, 3-4x faster than indenting each
+            print("[\n" + ",\n".join(to_json(r, indent=None) for r in reports) + "\n]")
         else:
             print(format_matrix(scene, reports) + format_readings(reports))
         return 0

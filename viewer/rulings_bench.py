@@ -1,0 +1,125 @@
+"""The rulings rows of `battlesight bench`: what users wait for, beside a reference measured in
+the same run (ratios stay meaningful on a busy machine).
+
+- scene load: `battlesight.load` of the bench table's file, against reading its YAML alone;
+- `los --from` per target: the command's own library path (`common.load` + `los_reports`)
+  for one model against the other 99, against the plain ray cast of the same pairs; and the
+  whole command (a new interpreter) per target;
+- `los --all`: every ordered pair (9,900) through the same path, against the plain ray cast
+  of the same pairs; and the whole command;
+- geometry all pairs: `visibility_many` of every ordered pair, against raw embreex casting
+  the same number of segments.
+The issue's targets are printed beside each row.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: the issue's targets (issue 13), seconds
+TARGETS = {"load": 0.030, "los_from_per_target": 0.002, "los_all": 4.0, "geometry_all": 2.0}
+
+
+def _best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _command(args: list[str], repeat: int) -> float:
+    """Best wall time of a whole `battlesight` command in a new interpreter (output dropped)."""
+    line = [sys.executable, "-c", "import sys; from battlesight.viewer.cli import main; "
+            "sys.exit(main(sys.argv[1:]))", *args]
+
+    def run() -> None:
+        subprocess.run(line, check=True, stdout=subprocess.DEVNULL)
+
+    return _best(run, repeat)
+
+
+def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, pieces: int = 40,
+                  repeat: int = 3) -> dict:
+    """The rulings figures (seconds) on a generated table written to a temporary file;
+    raw_rays_per_s: raw embreex's rate on the same kind of segments (the bench's own
+    measurement), the reference of the geometry row."""
+    from battlesight.geometry.visibility import SightQuery, visibility_many
+    from battlesight.scenes.generate import generate_table
+    from battlesight.scenes.save import save_scene
+    from battlesight.scenes.yamlread import read_yaml
+    from battlesight.viewer.commands.common import load
+    from battlesight.viewer.commands.los import los_reports
+
+    import battlesight
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.yaml"
+        save_scene(generate_table(seed, pieces=pieces, models=models), path)
+        battlesight.load(path)  # imports and data tables, as any earlier call would
+        load_s = _best(lambda: battlesight.load(path), 5 * repeat)
+        yaml_s = _best(lambda: read_yaml(path), 5 * repeat)
+        scene, world = load(str(path))
+        ids = [m.id for m in scene.models if m.id in world.models]
+        observer = ids[0]
+        one = [(observer, t) for t in ids if t != observer]
+        every = [(a, b) for a in ids for b in ids if a != b]
+
+        def plain(pairs):
+            return lambda: visibility_many(world, [SightQuery(a, b) for a, b in pairs])
+
+        def library(pairs):
+            return lambda: los_reports(*load(str(path)), pairs)
+
+        from_s = _best(library(one), repeat)
+        from_geometry_s = _best(plain(one), repeat)
+        all_s = _best(library(every), 1)
+        geometry_s = _best(plain(every), repeat)
+        rays = sum(v.rays for v in visibility_many(world, [SightQuery(a, b) for a, b in every]))
+        raw_s = rays / raw_rays_per_s
+        from_cmd_s = _command(["los", str(path), "--from", observer, "--json"], repeat)
+        all_cmd_s = _command(["los", str(path), "--all", "--json"], 1)
+    return {
+        "models": len(ids), "targets": len(one), "pairs": len(every), "rays": int(rays),
+        "load_s": load_s, "yaml_s": yaml_s,
+        "los_from_s": from_s, "los_from_geometry_s": from_geometry_s,
+        "los_from_command_s": from_cmd_s,
+        "los_all_s": all_s, "los_all_command_s": all_cmd_s,
+        "geometry_all_s": geometry_s, "raw_embreex_s": raw_s,
+        "targets_s": dict(TARGETS),
+    }
+
+
+def format_rulings_bench(f: dict) -> str:
+    """The rows as text: figure, reference, ratio, target."""
+    n = f["targets"]
+
+    def row(label: str, value: float, unit: str, ref_label: str, ref: float,
+            target: float | None) -> str:
+        scale = 1000.0 if unit == "ms" else 1.0
+        aim = f"   target <= {target * scale:g} {unit}" if target is not None else ""
+        return (f"  {label:<38} {value * scale:8.2f} {unit}   {value / ref:5.2f}x {ref_label}"
+                f" ({ref * scale:.2f} {unit}){aim}")
+
+    t = f["targets_s"]
+    return "\n".join([
+        f"rulings ({f['models']} models, {f['pairs']:,} ordered pairs, {f['rays']:,} rays for "
+        "all pairs):",
+        row("scene load (battlesight.load)", f["load_s"], "ms", "its YAML alone", f["yaml_s"],
+            t["load"]),
+        row(f"los --from, per target (library, {n})", f["los_from_s"] / n, "ms",
+            "plain rays", f["los_from_geometry_s"] / n, t["los_from_per_target"]),
+        row("los --from, per target (whole command)", f["los_from_command_s"] / n, "ms",
+            "library", f["los_from_s"] / n, t["los_from_per_target"]),
+        row(f"los --all, {f['pairs']:,} pairs (library)", f["los_all_s"], "s",
+            "plain rays", f["geometry_all_s"], t["los_all"]),
+        row(f"los --all, {f['pairs']:,} pairs (whole command)", f["los_all_command_s"], "s",
+            "library", f["los_all_s"], t["los_all"]),
+        row("geometry all pairs (visibility_many)", f["geometry_all_s"], "s",
+            "raw embreex, same rays", f["raw_embreex_s"], t["geometry_all"]),
+    ])
