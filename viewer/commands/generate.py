@@ -77,7 +77,7 @@ def run(args) -> int:
                 else [Job(ruleset=args.ruleset, seed=s) for s in seeds])
         try:
             results = analyze_batch(jobs, args.grid, overrides(args), None, args.workers,
-                                    args.scheduler, progress=True)
+                                    args.scheduler, progress=True, exact=args.exact)
         except (ValueError, OSError) as error:
             raise UsageError(str(error)) from None
         for seed, figures in zip(seeds, results, strict=True):
