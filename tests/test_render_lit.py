@@ -220,3 +220,22 @@ def test_a_textured_glb_model_keeps_its_texture_not_its_army_colour(tmp_path):
     image, px = render_top(scene, world, [[12.0, 12.0, float(top[2])]])
     r, g, b = image[int(round(px[0][1])), int(round(px[0][0]))].astype(int)
     assert g > 1.5 * r and g > 1.5 * b, (r, g, b)  # the texture's green, not player 1's red
+
+
+@needs_gl
+def test_a_heatmap_is_not_darkened_by_shadows():
+    forward = lighting.sun_basis()[0]
+    away = forward[:2] / np.linalg.norm(forward[:2])
+    points = [[*(np.array([12.0, 12.0]) + 4.5 * away), 0.0], [3.0, 20.0, 0.0]]
+    from battlesight.viewer.render import OffscreenRenderer, RenderSettings, apply_settings
+
+    scene, world = build(box_scene(True))
+    field = np.full((24, 24), 0.8)
+    with OffscreenRenderer(world, scene, 400, 400, "headlessgl",
+                           lighting.Look(mat="plain", grid=False)) as renderer:
+        apply_settings(renderer.view, RenderSettings(400, 400, view="top", heatmap=field,
+                                                     legend=False))
+        image = renderer.render()
+        px, _ = renderer.view.stage.project(np.asarray(points))
+    in_shadow, open_table = (image[int(round(y)), int(round(x))].astype(int) for x, y in px)
+    assert np.abs(in_shadow - open_table).max() <= 12, (in_shadow, open_table)

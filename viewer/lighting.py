@@ -80,6 +80,7 @@ uniform float rim;
 uniform float texel;
 uniform float grid;
 uniform float detail;
+uniform float shadowed;
 varying vec2 v_plan;
 varying vec3 v_pos;
 varying vec3 v_normal;
@@ -102,6 +103,7 @@ void main() {
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.xyyy).r
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.yxyy).r
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.yyyy).r);
+    lit = mix(1.0, lit, shadowed);
     if (detail > 0.0) {  // the same image 9x finer: grain where the camera comes close
         vec3 fine = texture2D(p3d_Texture0, v_uv * 9.0).rgb;
         base *= mix(1.0, 2.0 * dot(fine, vec3(0.333)) / max(dot(tex.rgb, vec3(0.666)), 0.05),
@@ -265,6 +267,7 @@ def light_battlefield(stage_root: NodePath, battlefield: NodePath, table: tuple[
     battlefield.set_shader_input("texel", 1.0 / SHADOW_MAP)
     battlefield.set_shader_input("grid", 0.0)
     battlefield.set_shader_input("detail", 0.0)
+    battlefield.set_shader_input("shadowed", 1.0)
     return sun
 
 
@@ -284,6 +287,13 @@ def grid_lines(node: NodePath, on: bool = True) -> NodePath:
     node.set_shader_input("grid", 1.0 if on else 0.0)
     node.set_shader_input("detail", DETAIL)
     return node
+
+
+def ground_shadows(ground: NodePath, on: bool) -> NodePath:
+    """Shadows on the table top on or off: off under a heatmap, so its colours read true (a
+    shadowed yellow would pass for the key's green)."""
+    ground.set_shader_input("shadowed", 1.0 if on else 0.0)
+    return ground
 
 
 def cutout(node: NodePath) -> NodePath:

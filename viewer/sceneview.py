@@ -204,6 +204,7 @@ class SceneView:
         blocks: list[tuple[float, float, float, float]] = []  # panels labels keep clear of
         inset = 0.0
         self.legend_box = None
+        lighting.ground_shadows(graph.ground, self.heatmap is None)
         if self.heatmap is not None:
             overlays.draw_heatmap(graph.decals, self.heatmap, self.world.table)
             _, box = overlays.heat_legend(self.hud, self.heatmap_title, self.stage.width,
