@@ -16,7 +16,8 @@ def _json(capsys, *argv) -> list | dict:
     return json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("name", ["demo", "wmh2_hills_forest"])
+@pytest.mark.parametrize("name", ["demo", "wmh2_hills_forest", "whfb6_village",
+                                  "aos2_ruins_obstacles"])
 def test_all_pairs_equal_the_entries_of_los_from(capsys, name):
     path = EXAMPLES / f"{name}.yaml"
     every = _json(capsys, "los", path, "--all", "--json")
