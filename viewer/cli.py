@@ -33,6 +33,7 @@ COMMANDS = {
     "play": "play",
     "analyze": "analyze",
     "generate": "generate",
+    "replay": "replay",
     "import": "import_",
 }
 
@@ -56,9 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: the arguments that name files a command reads, and those that name files it writes
 INPUT_ARGS = ("scene", "scenes", "actions", "heatmap_field", "file", "onto", "bases")
+#: arguments that name a file one command reads and another writes (play --log, replay --log)
+COMMAND_INPUT_ARGS = {"replay": ("log",)}
 OUTPUT_ARGS = {"play": ("out", "log"), "analyze": ("heatmap", "save_field"),
                "export": ("out",), "render": ("out",), "generate": ("out",),
-               "import": ("out",)}
+               "import": ("out",), "replay": ("out",)}
 #: what an output of these arguments must be called
 OUTPUT_SUFFIXES = {("analyze", "heatmap"): ".png", ("analyze", "save_field"): ".npy"}
 
@@ -66,7 +69,7 @@ OUTPUT_SUFFIXES = {("analyze", "heatmap"): ".png", ("analyze", "save_field"): ".
 def check_outputs(args: argparse.Namespace) -> None:
     """UsageError when an output would replace one of the command's own input files (a
     scene, an actions file), or names the wrong kind of file: checked before any work."""
-    for name in INPUT_ARGS:
+    for name in INPUT_ARGS + COMMAND_INPUT_ARGS.get(args.command, ()):
         value = getattr(args, name, None)
         protect_inputs(p for p in (value if isinstance(value, list) else [value])
                        if isinstance(p, str) and os.path.isfile(p))

@@ -10,6 +10,7 @@ Works without a display: `viewer.platform` picks EGL (headless GL) or the softwa
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -255,29 +256,33 @@ def gif_delay_ms(fps: float) -> int:
     return max(20, 10 * round(100.0 / fps))
 
 
-def write_mp4(images: list[np.ndarray], path: Path, fps: float = DEFAULT_FPS) -> Path:
-    """Encode (h, w, 3) uint8 frames as H.264 MP4 (yuv420p, so every player shows it); frame
-    sides are padded to even numbers, as the codec needs. Written beside, then renamed."""
+def write_mp4(images: list[np.ndarray], path: Path, fps: float = 12.0) -> Path:
+    """Encode (h, w, 3) uint8 frames as H.264 MP4; written beside, then renamed."""
+    height, width = images[0].shape[:2]
+    return write_output(path, lambda tmp: encode_mp4(images, tmp, (width, height), fps))
+
+
+def encode_mp4(frames: Iterable[np.ndarray], path: Path, size: tuple[int, int],
+               fps: float) -> None:
+    """Stream (h, w, 3) uint8 frames of `size` (width, height) into an H.264 MP4 at path
+    (yuv420p, so every player shows it; sides padded to even numbers, as the codec needs),
+    through imageio-ffmpeg's bundled ffmpeg. Frames may come from a generator."""
     import imageio_ffmpeg
 
-    height, width = images[0].shape[:2]
+    width, height = size
     even = (width + width % 2, height + height % 2)
-
-    def encode(tmp: Path) -> None:
-        writer = imageio_ffmpeg.write_frames(
-            str(tmp), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
-            macro_block_size=1, ffmpeg_log_level="error",
-        )
-        try:
-            writer.send(None)
-            for image in images:
-                frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
-                frame[:height, :width] = image
-                writer.send(np.ascontiguousarray(frame))
-        finally:
-            writer.close()
-
-    return write_output(path, encode)
+    writer = imageio_ffmpeg.write_frames(
+        str(path), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
+        macro_block_size=1, ffmpeg_log_level="error",
+    )
+    try:
+        writer.send(None)
+        for image in frames:
+            frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
+            frame[:height, :width] = image
+            writer.send(np.ascontiguousarray(frame))
+    finally:
+        writer.close()
 
 
 def render_demo_pictures(world, scene, out_dir: str | Path, observer: str | None = None,

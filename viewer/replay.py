@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from panda3d.core import NodePath, TransparencyAttrib
 
-from . import geom, palette
-from .cameras import Orbit, fit_distance, preset_orbit
+from . import geom, lighting, palette
+from .cameras import Orbit, fit_orbit, world_orbit
 from .overlays import draw_legend, panel, text_width
 from .render import OffscreenRenderer
 from .replay_timeline import Beat
@@ -74,7 +74,7 @@ class ReplayStage:
             pivot.set_transparency(TransparencyAttrib.M_alpha)
             self.start[model_id] = pose
             self.pivots[model_id] = pivot
-        self.fx = root.attach_new_node("replay-fx")
+        self.fx = lighting.unlit(root.attach_new_node("replay-fx"))  # exact colours, no shadow
         self.fx.set_light_off(1)
         self.fx.set_transparency(TransparencyAttrib.M_alpha)
         self.hud = view.stage.overlay.attach_new_node("replay-hud")
@@ -123,9 +123,10 @@ def model_centre(world, model_id: str, pose: Pose) -> np.ndarray:
 
 
 def beat_orbit(world, beat: Beat, before: dict[str, Pose], after: dict[str, Pose],
-               aspect: float, overview: Orbit) -> Orbit:
-    """The camera for a beat: the iso heading, looking down on every model the beat is about
-    (where it starts and where it ends) with a margin; the whole table when it is about none."""
+               aspect: float, overview: Orbit, image_aspect: float) -> Orbit:
+    """The camera for a beat: the overview's heading, looking down on every model the beat is
+    about (where it starts and where it ends) with a margin, never closer than a MIN_FRAME
+    square nor wider than the overview; the whole table when it is about no model."""
     points = [p.at for m in beat.models() for p in (before.get(m), after.get(m)) if p]
     if not points:
         return overview
@@ -135,18 +136,20 @@ def beat_orbit(world, beat: Beat, before: dict[str, Pose], after: dict[str, Pose
     half = np.maximum((hi - lo)[:2] / 2.0, MIN_FRAME / 2.0)
     corners = np.array([[centre[0] + sx * half[0], centre[1] + sy * half[1], z]
                         for sx in (-1, 1) for sy in (-1, 1) for z in (0.0, hi[2] + 2.5)])
-    orbit = Orbit(np.array([centre[0], centre[1], 0.0]), overview.heading, ACTION_PITCH, 50.0,
-                  overview.fov)
-    orbit.distance = min(fit_distance(orbit, corners, aspect, margin=0.12), overview.distance)
+    orbit = fit_orbit(overview.heading, ACTION_PITCH, corners, aspect, margin=0.12,
+                      image_aspect=image_aspect, fov=overview.fov)
+    if orbit.distance > overview.distance:
+        return overview
     return orbit
 
 
 def blend(a: Orbit, b: Orbit, t: float) -> Orbit:
     """The orbit a fraction t of the way from a to b (focus, pitch and distance eased)."""
     u = smooth(t)
+    ortho = None if a.ortho is None or b.ortho is None else a.ortho + (b.ortho - a.ortho) * u
     return Orbit(a.focus + (b.focus - a.focus) * u, a.heading + (b.heading - a.heading) * u,
                  a.pitch + (b.pitch - a.pitch) * u, a.distance + (b.distance - a.distance) * u,
-                 b.fov)
+                 b.fov, ortho)
 
 
 def draw_shots(stage: ReplayStage, beat: Beat, poses: dict[str, Pose], t: float) -> None:
@@ -221,15 +224,16 @@ def replay_frames(world, scene, beats: list[Beat], fps: float = 30.0,
     try:
         view = stage.view
         aspect = view.stage.view_aspect
-        overview = preset_orbit("top" if camera == "top" else "iso", world.table, aspect,
-                                image_aspect=view.stage.aspect)
+        image_aspect = view.stage.aspect
+        overview = world_orbit(world, "top" if camera == "top" else "iso", aspect,
+                               image_aspect)
         poses = {m: Pose(p.at.copy(), p.facing) for m, p in stage.start.items()}
         gone: set[str] = set()
         shown, first = overview, True
         for beat in beats:
             after = end_poses(poses, beat, world)
             gone -= set(after)  # back on the table (from reserve, disembarked)
-            goal = beat_orbit(world, beat, poses, after, aspect, overview) \
+            goal = beat_orbit(world, beat, poses, after, aspect, overview, image_aspect) \
                 if camera == "action" else overview
             frames = beat.frames(fps)
             draw_captions(stage, beat)

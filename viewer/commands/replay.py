@@ -67,6 +67,7 @@ def run(args) -> int:
     if total > MAX_REPLAY_FRAMES:
         raise UsageError(f"the replay would be {total:,} frames (at most "
                          f"{MAX_REPLAY_FRAMES:,}): use a lower --fps or a shorter log")
+    from battlesight.viewer.render import encode_mp4
     from battlesight.viewer.replay import replay_frames
 
     frames = progress(replay_frames(world, scene, beats, args.fps, width, height,
@@ -87,26 +88,6 @@ def progress(frames, total: int):
 
     return tqdm(frames, total=total, unit="frame", file=sys.stderr, leave=False,
                 disable=not sys.stderr.isatty())
-
-
-def encode_mp4(frames, path: Path, size: tuple[int, int], fps: float) -> None:
-    """Stream (h, w, 3) uint8 frames into an H.264 MP4 at path (yuv420p, even sides)."""
-    import imageio_ffmpeg
-    import numpy as np
-
-    width, height = size
-    even = (width + width % 2, height + height % 2)
-    writer = imageio_ffmpeg.write_frames(
-        str(path), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
-        macro_block_size=1, ffmpeg_log_level="error")
-    try:
-        writer.send(None)
-        for image in frames:
-            frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
-            frame[:height, :width] = image
-            writer.send(np.ascontiguousarray(frame))
-    finally:
-        writer.close()
 
 
 def check_frames_folder(out: Path) -> None:
