@@ -339,6 +339,19 @@ def test_battlescribe_wh40k6_squad_in_coherency(tmp_path):
     assert len(models) == 10 and (gaps.min(axis=1) <= 2.0).all() and gaps.min() > 0
 
 
+def test_battlescribe_bases_file(tmp_path):
+    bases = tmp_path / "bases.yaml"
+    bases.write_text("Liberators: 40\n")
+    out = imported(tmp_path, "host.ros", roster("Age of Sigmar", LIBERATORS), "battlescribe",
+                   "--onto", str(EXAMPLES / "aos2_ruins_obstacles.yaml"), "--bases", str(bases))
+    scene = load_scene(out)
+    assert {m.base for m in scene.unit_models(scene.units[-1]["id"])} == {40}
+    bases.write_text("Liberators: big\n")
+    assert main(["import", str(tmp_path / "host.ros"), "--format", "battlescribe", "--onto",
+                 str(EXAMPLES / "aos2_ruins_obstacles.yaml"), "--bases", str(bases),
+                 "--out", str(tmp_path / "x.yaml")]) == 2
+
+
 def test_importer_stat_names_are_the_systems():
     assert set(battlescribe.STATS["aos2"].values()) == set(AOS2_STATS)
     assert set(battlescribe.STATS["whfb6"].values()) == set(WHFB6_STATS)

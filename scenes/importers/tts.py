@@ -156,7 +156,7 @@ def _model(ident: str, obj: dict, file: str, at: np.ndarray, turn: float, lo: np
             base = float(m.group(1))
     if base is None:
         base = float(min(hi[:2] - lo[:2])) * MM_PER_INCH
-    # facing 0 looks along +y: a model's own front is taken as its mesh's +y (TTS's -z)
+    # facing 0 looks along +y: a model's front is Unity's forward (+z), the table's +y
     return {"id": ident, "player": player, "at": [r(at[0]), r(at[1])], "facing": r(turn),
             "base": r(base), "height": r(float(hi[2] - lo[2])), "shape": file}
 
