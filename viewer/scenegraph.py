@@ -100,14 +100,14 @@ def _grid(ground: NodePath, table: tuple[float, float]) -> None:
         ground_decal(lines, order)
 
 
-def _deployment(ground: NodePath, deployment) -> None:
+def _deployment(ground: NodePath, deployment, alpha: float = 0.22) -> None:
     if not isinstance(deployment, dict):
         return  # a named map: drawn once a ruleset can turn the name into polygons
     for player, polygon in deployment.items():
         colour = palette.player_colour(int(player))
         poly = np.asarray(polygon, dtype=np.float64)
         fill = ground.attach_new_node(geom.soup_node(f"zone-{player}", geom.polygon_soup(poly, 0)))
-        ground_decal(translucent(fill, colour[:3] + (0.22,)), 1)
+        ground_decal(translucent(fill, colour[:3] + (alpha,)), 1)
         a, b = geom.outline_segments(poly, 0.0)
         edge = ground.attach_new_node(geom.lines_node(f"zone-edge-{player}", a, b))
         edge.set_color(*colour)
@@ -266,7 +266,8 @@ def build_scene_graph(world, scene=None, look: Look = FLAT) -> SceneGraph:
     graph = SceneGraph(root=root, ground=ground, decals=decals, look=look,
                        ruleset=getattr(scene, "ruleset", None))
     if scene is not None:
-        _deployment(ground, getattr(scene, "deployment", None))
+        # a lighter tint on the textured mat: the mat and the models on it keep reading
+        _deployment(ground, getattr(scene, "deployment", None), 0.15 if look.shaded else 0.22)
     draw_terrain(root, world.terrain.values(), graph, world, scene)
     draw_models(root, world.models.values(), graph, scene)
     graph.overlays = root.attach_new_node("overlays")
