@@ -1,7 +1,9 @@
 """What the world holds: terrain entries and placed models, each owned by its id.
 
 A placed model keeps its volume in world coordinates, its eye, and small ray scenes of its own
-(to find where rays leave it, and where they meet the parts that count as the target).
+(to find where rays leave it, and where they meet the parts that count as the target): those
+are its volume's scenes in the volume's own frame, built once per volume and shared by every
+model of that shape, with the rays moved into the model's frame (`LocalScene`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,42 @@ class TerrainEntry:
     @property
     def floors(self) -> tuple[float, ...]:
         return self.geometry.floors
+
+
+def volume_scene(volume: ModelVolume, parts: frozenset[str] | None) -> RayScene:
+    """The ray scene of a volume's parts (all when None) in its own frame, built once per
+    volume (volumes are shared by the models of one shape and size)."""
+    cache = volume.__dict__.setdefault("_scenes", {})
+    if parts not in cache:
+        if parts is None:
+            cache[parts] = RayScene([volume.mesh])
+        else:
+            faces = volume.faces_of(set(parts))
+            cache[parts] = RayScene([volume.mesh.submesh([faces], append=True)]
+                                    if len(faces) else [])
+    return cache[parts]
+
+
+class LocalScene:
+    """A volume's ray scene seen from the table: rays (n, 3) in table coordinates are moved
+    into the model's frame by the inverse of its rigid transform (distances are kept), so one
+    scene serves every model of that volume. Same answers as `RayScene`."""
+
+    def __init__(self, scene: RayScene, transform: np.ndarray):
+        self.scene = scene
+        self._rotation = np.asarray(transform[:3, :3], dtype=np.float64)
+        self._position = np.asarray(transform[:3, 3], dtype=np.float64)
+
+    def _local(self, origins, directions) -> tuple[np.ndarray, np.ndarray]:
+        # row vectors: R^T (o - p) is (o - p) @ R
+        o = (np.asarray(origins, dtype=np.float64) - self._position) @ self._rotation
+        return o, np.asarray(directions, dtype=np.float64) @ self._rotation
+
+    def occluded(self, origins, directions, lengths) -> np.ndarray:
+        return self.scene.occluded(*self._local(origins, directions), lengths)
+
+    def first_hit(self, origins, directions, lengths=None) -> tuple[np.ndarray, np.ndarray]:
+        return self.scene.first_hit(*self._local(origins, directions), lengths)
 
 
 @dataclass
@@ -84,18 +122,15 @@ class PlacedModel:
         return cache[parts]
 
     @cached_property
-    def ray_scene(self) -> RayScene:
+    def ray_scene(self) -> LocalScene:
         """This model alone, for finding where rays leave it and where they meet it."""
-        return RayScene([self.mesh])
+        return self.part_scene(None)
 
-    def part_scene(self, parts: frozenset[str] | None) -> RayScene:
+    def part_scene(self, parts: frozenset[str] | None) -> LocalScene:
         """The faces of the given parts alone (all faces when parts is None), cached."""
-        if parts is None:
-            return self.ray_scene
         cache = self.__dict__.setdefault("_part_scenes", {})
         if parts not in cache:
-            faces = self.volume.faces_of(set(parts))
-            cache[parts] = RayScene([self.mesh.submesh([faces], append=True)] if len(faces) else [])
+            cache[parts] = LocalScene(volume_scene(self.volume, parts), self.transform)
         return cache[parts]
 
     def contains(self, points: np.ndarray) -> np.ndarray:
