@@ -20,9 +20,9 @@ def value_noise(shape: tuple[int, int], cells: int, rng: np.random.Generator) ->
     tiling at the edges (so surfaces repeat without seams)."""
     h, w = shape
     cy = max(1, round(cells * h / max(w, 1)))
-    grid = rng.random((cy, cells))
-    y = np.arange(h) * cy / h
-    x = np.arange(w) * cells / w
+    grid = rng.random((cy, cells), dtype=np.float32)
+    y = np.arange(h, dtype=np.float32) * np.float32(cy / h)
+    x = np.arange(w, dtype=np.float32) * np.float32(cells / w)
     y0, x0 = np.floor(y).astype(int), np.floor(x).astype(int)
     fy, fx = y - y0, x - x0
     fy, fx = fy * fy * (3 - 2 * fy), fx * fx * (3 - 2 * fx)  # smoothstep
@@ -34,7 +34,7 @@ def value_noise(shape: tuple[int, int], cells: int, rng: np.random.Generator) ->
 def fbm(shape: tuple[int, int], cells: int, octaves: int = 4, seed: int = 0) -> np.ndarray:
     """(h, w) fractal noise in [0, 1]: octaves of value noise, each finer and fainter."""
     rng = np.random.default_rng(seed)
-    total = np.zeros(shape)
+    total = np.zeros(shape, dtype=np.float32)
     weight, amp = 0.0, 1.0
     for octave in range(octaves):
         total += amp * value_noise(shape, cells * 2 ** octave, rng)
