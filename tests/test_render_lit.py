@@ -239,3 +239,33 @@ def test_a_heatmap_is_not_darkened_by_shadows():
         px, _ = renderer.view.stage.project(np.asarray(points))
     in_shadow, open_table = (image[int(round(y)), int(round(x))].astype(int) for x, y in px)
     assert np.abs(in_shadow - open_table).max() <= 12, (in_shadow, open_table)
+
+
+@needs_gl
+def test_render_command_takes_the_mat_and_the_flat_look(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from battlesight.viewer import palette
+    from PIL import Image
+
+    root = Path(__file__).resolve().parent.parent
+    demo = root / "scenes" / "examples" / "demo.yaml"
+
+    def render(name: str, *options: str) -> np.ndarray:
+        out = tmp_path / name
+        result = subprocess.run([sys.executable, "-m", "battlesight", "render", str(demo),
+                                 "--out", str(out), "--view", "top", "--size", "320x200",
+                                 "--renderer", "headlessgl", *options],
+                                capture_output=True, text=True, cwd=root, timeout=300)
+        assert result.returncode == 0, result.stderr
+        with Image.open(out) as im:
+            return np.asarray(im.convert("RGB")).astype(int)
+
+    desert = render("desert.png", "--mat", "desert", "--no-inch-grid", "--army", "1=green")
+    sand = (desert[..., 0] > desert[..., 2] + 40) & (desert[..., 0] > 90)
+    assert sand.mean() > 0.3, sand.mean()
+    flat = render("flat.png", "--flat")
+    table = (np.abs(flat - np.array([round(c * 255) for c in palette.TABLE[:3]])) <= 4).all(2)
+    assert table.mean() > 0.2, table.mean()  # the fixed-function table colour, unshaded
