@@ -74,18 +74,35 @@ def gap(a: PolygonLike, b: PolygonLike) -> float:
     return float(shapely.distance(shape(a), shape(b)))
 
 
+def segments(starts, ends) -> np.ndarray:
+    """(n,) shapely line strings of the plan segments starts (n, 2) -> ends (n, 2) (3D points
+    are cut to plan), to ask `lines_meet` of several polygons."""
+    s = np.atleast_2d(np.asarray(starts, dtype=np.float64))[:, :2]
+    e = np.atleast_2d(np.asarray(ends, dtype=np.float64))[:, :2]
+    return shapely.linestrings(np.stack([s, e], axis=1))
+
+
+def lines_meet(lines: np.ndarray, polygon: PolygonLike) -> np.ndarray:
+    """(n,) bool: which of the line strings (`segments`) cross the polygon or lie in it."""
+    return np.asarray(shapely.intersects(lines, shape(polygon)), dtype=bool)
+
+
 def segments_meet(starts, ends, polygon: PolygonLike) -> np.ndarray:
     """(n,) bool: the plan segments starts (n, 2) -> ends (n, 2) (3D points are cut to
     plan) cross the polygon or lie in it."""
-    s = np.atleast_2d(np.asarray(starts, dtype=np.float64))[:, :2]
-    e = np.atleast_2d(np.asarray(ends, dtype=np.float64))[:, :2]
-    lines = shapely.linestrings(np.stack([s, e], axis=1))
-    return np.asarray(shapely.intersects(lines, shape(polygon)), dtype=bool)
+    return lines_meet(segments(starts, ends), polygon)
 
 
 def segment_meets(p, q, polygon: PolygonLike) -> bool:
     """Whether the plan segment p -> q ((2,) or (3,) points) crosses or lies in the polygon."""
     return bool(segments_meet(np.atleast_2d(p), np.atleast_2d(q), polygon)[0])
+
+
+def hull_shape(points) -> BaseGeometry:
+    """The convex hull of plan points (n, 2) as a shapely geometry (GEOS; for a query of a
+    few points, where `convex_hull`'s qhull would cost more to import than to run)."""
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return shapely.convex_hull(shapely.multipoints(p))
 
 
 def convex_hull(points) -> np.ndarray:
@@ -130,12 +147,6 @@ class FootprintIndex:
         for w, k in sorted(zip(which.tolist(), piece.tolist(), strict=True)):
             out[w].append(self.ids[k])
         return out
-
-    def near(self, lo, hi) -> list[str]:
-        """Ids of the pieces whose footprint's bounding box meets the box lo (2,) .. hi (2,),
-        in index order: a cheap first filter."""
-        hits = self._tree.query(shapely.box(lo[0], lo[1], hi[0], hi[1]))
-        return [self.ids[i] for i in np.sort(hits)]
 
     def at(self, point) -> list[str]:
         """Ids of the pieces whose footprint holds the plan point (inside or on the outline)."""

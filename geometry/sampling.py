@@ -12,6 +12,7 @@ Everything works on a batch of eyes looking at one target at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,6 +26,15 @@ def r2_points(start: int | np.ndarray, count: int) -> np.ndarray:
     for (g,) starts, (g, count, 2): each row continues its own sequence."""
     index = np.asarray(start, dtype=np.float64)[..., None] + np.arange(count) + 1.0
     return np.mod(0.5 + index[..., None] * _R2_STEP, 1.0)
+
+
+@lru_cache(maxsize=64)
+def _r2_float32(start: int, count: int) -> np.ndarray:
+    """`r2_points` as float32, kept (read-only) for the starts and counts asked again and
+    again (every first pass begins at 0)."""
+    points = r2_points(start, count).astype(np.float32)
+    points.flags.writeable = False
+    return points
 
 
 @dataclass
@@ -51,7 +61,10 @@ class ViewWindows:
     def directions(self, start: int | np.ndarray, count: int) -> np.ndarray:
         """(g, count, 3) unit directions (float32, as the ray engine takes them) for samples
         start .. start + count of the sequence (start: one for all windows, or (g,))."""
-        points = r2_points(start, count).astype(np.float32)
+        if isinstance(start, (int, np.integer)):
+            points = _r2_float32(int(start), count)
+        else:
+            points = r2_points(start, count).astype(np.float32)
         points = np.broadcast_to(points, (len(self.eyes), count, 2))
         lo, hi = self.lo.astype(np.float32), self.hi.astype(np.float32)
         uv = lo[:, None, :] + points * (hi - lo)[:, None, :]

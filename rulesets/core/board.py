@@ -73,6 +73,7 @@ class Board:
         self._per_model: dict[tuple[str, str], tuple[tuple, Any]] = {}
         self._unit_models: dict[tuple[str, bool, bool], list[str]] = {}
         self._per_unit: dict[tuple[str, str], tuple[tuple, Any]] = {}
+        self._unit_ids: list[str] | None = None  # models never change unit
 
     # ---- lookups ----------------------------------------------------------------------------
 
@@ -87,10 +88,9 @@ class Board:
 
     def unit_ids(self) -> list[str]:
         """Every unit that has or had models, in scene order."""
-        seen: dict[str, None] = {}
-        for m in self.models.values():
-            seen.setdefault(m.unit, None)
-        return list(seen)
+        if self._unit_ids is None:
+            self._unit_ids = list(dict.fromkeys(m.unit for m in self.models.values()))
+        return list(self._unit_ids)
 
     def has_unit(self, unit_id: str) -> bool:
         return any(m.unit == unit_id for m in self.models.values())

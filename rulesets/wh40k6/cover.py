@@ -93,9 +93,9 @@ def footprint_crossings(board: Board, vis: Visibility) -> dict[str, float]:
         return {}
     ends = points[seen]
     starts = np.repeat(np.asarray(vis.eye, float)[None], len(ends), axis=0)
-    # only the pieces near the lines in plan (one query of the footprint index)
-    span = np.vstack([starts[:1, :2], ends[:, :2]])
-    near = set(board.world.footprints.near(span.min(axis=0), span.max(axis=0)))
+    # only the pieces the lines' hull meets in plan (one query of the footprint index)
+    near = set(board.world.footprints.under(
+        planar.hull_shape(np.vstack([starts[:1, :2], ends[:, :2]]))))
     out = {}
     for entry in board.world.terrain.values():
         foot = np.asarray(entry.geometry.footprint, float)
@@ -167,7 +167,7 @@ def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str],
     t_out = board.outline(target)
     t_point = np.array([*t_out.center, t_out.z + t_out.height / 2])
     eyes = np.array([board.eye(f) for f in firers])
-    aims = np.repeat(t_point[None], len(eyes), 0)
+    lines = planar.segments(eyes, np.repeat(t_point[None], len(eyes), 0))
     ts = np.linspace(0.0, 1.0, 41)
     for unit in board.unit_ids():
         if unit in (firing_unit, target_unit):
@@ -176,7 +176,7 @@ def through_gaps(board: Board, firing_unit: str, target: str, firers: list[str],
         if shape is None:
             continue
         hull_shape, top = shape
-        for eye in eyes[planar.segments_meet(eyes, aims, hull_shape)]:
+        for eye in eyes[planar.lines_meet(lines, hull_shape)]:
             line = eye[None, :] + ts[:, None] * (t_point - eye)[None, :]
             inside = planar.covers(line[:, :2], hull_shape)
             if inside.any() and line[inside, 2].min() <= top:
