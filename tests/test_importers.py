@@ -18,7 +18,7 @@ from battlesight.rulesets.core.profiles import load_data
 from battlesight.rulesets.layout.maps import scene_deployment
 from battlesight.rulesets.whfb6.profile import STAT_KEYS as WHFB6_STATS
 from battlesight.scenes import load_scene
-from battlesight.scenes.importers import FORMATS, battlescribe, tts
+from battlesight.scenes.importers import FORMATS, tts
 from battlesight.viewer.cli import main
 
 import battlesight
@@ -93,6 +93,10 @@ def test_godot40k_layout(tmp_path):
     assert {p.group for p in walls} == {"area-large-1"}
     src = scene.extra["x-source"]
     assert src["deployments"] == ["tipping_point"]
+    # the same layout for wmh2: difficult ground is rough terrain there
+    wmh2 = imported(tmp_path, "layout2.json", json.dumps(GODOT), "godot40k", "--ruleset", "wmh2")
+    trap = load_scene(wmh2).piece("area-trapezoid-2")
+    assert trap.data.get("rough") is True and "difficult" not in trap.data
     assert src["objectives"][0]["at"] == [37.5, 18.75]
 
 
@@ -352,12 +356,17 @@ def test_battlescribe_bases_file(tmp_path):
                  "--out", str(tmp_path / "x.yaml")]) == 2
 
 
-def test_importer_stat_names_are_the_systems():
-    assert set(battlescribe.STATS["aos2"].values()) == set(AOS2_STATS)
-    assert set(battlescribe.STATS["whfb6"].values()) == set(WHFB6_STATS)
+def test_each_system_declares_its_own_names():
+    """The importers hold no system's names: each system's package declares them
+    (`rulesets/<id>/importing.py`), in the names its own profiles read."""
+    from battlesight.rulesets.core.rules_data import system_import
     from battlesight.rulesets.wh40k6.scene_checks import STATS as WH40K6_STATS
 
-    assert set(battlescribe.STATS["wh40k6"].values()) <= set(WH40K6_STATS)
+    assert set(system_import("aos2").stats.values()) == set(AOS2_STATS)
+    assert set(system_import("whfb6").stats.values()) == set(WHFB6_STATS)
+    assert set(system_import("wh40k6").stats.values()) <= set(WH40K6_STATS)
+    assert not system_import("wmh2").reads_rosters
+    assert system_import("wmh2").traits["difficult_ground"] == {"rough": True}
 
 
 # -- refusals ----------------------------------------------------------------------------------
@@ -399,6 +408,9 @@ def test_roster_refusals(tmp_path, capsys):
     assert main(["import", str(src), "--format", "battlescribe", "--onto", onto,
                  "--player", "7", "--out", str(out)]) == 2
     assert "no deployment zone for player 7" in capsys.readouterr().err
+    assert main(["import", str(src), "--format", "battlescribe", "--onto",
+                 str(EXAMPLES / "wmh2_hills_forest.yaml"), "--out", str(out)]) == 2
+    assert "rosters are not read for wmh2" in capsys.readouterr().err
     assert not out.exists()
 
 

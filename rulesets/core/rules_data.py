@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from battlesight.scenes.checks import show
+from battlesight.scenes.importers.common import SystemImport
 from battlesight.scenes.keys import SceneKeys, declare
 
 from .profiles import INLINE_KEYS, load_data
@@ -49,6 +50,19 @@ def system_module(ruleset_id: str) -> ModuleType | None:
         if exc.name != name:
             raise
         return None
+
+
+def system_import(ruleset_id: str) -> SystemImport:
+    """What a system tells the importers (`rulesets/<id>/importing.py`'s IMPORT; a system
+    without that module reads no rosters and gives layout traits no rules keys)."""
+    name = f"battlesight.rulesets.{ruleset_id}.importing"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return SystemImport()
+    return module.IMPORT
 
 
 def system_keys(ruleset_id: str) -> SceneKeys:

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import battlescribe, deploy_helper, godot40k, tts
-from .common import Imported, ImportOptions
+from .common import Imported, ImportOptions, SystemImport
 
-__all__ = ["FORMATS", "ROSTERS", "Imported", "ImportOptions"]
+__all__ = ["DEFAULT_RULESETS", "FORMATS", "ROSTERS", "Imported", "ImportOptions",
+           "SystemImport"]
 
 Reader = Callable[[Path, ImportOptions], Imported]
 
@@ -20,6 +21,13 @@ FORMATS: dict[str, Reader] = {
     deploy_helper.NAME: deploy_helper.read,
     tts.NAME: tts.read,
     battlescribe.NAME: battlescribe.read,
+}
+#: the system a layout or save is read for when --ruleset names none (a roster: its --onto
+#: scene's)
+DEFAULT_RULESETS: dict[str, str] = {
+    godot40k.NAME: godot40k.DEFAULT_RULESET,
+    deploy_helper.NAME: deploy_helper.DEFAULT_RULESET,
+    tts.NAME: tts.DEFAULT_RULESET,
 }
 #: formats that add units to an existing scene (--onto) rather than make a new one
 ROSTERS = frozenset({battlescribe.NAME})

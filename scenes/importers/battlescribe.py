@@ -1,17 +1,16 @@
-"""`battlescribe`: a BattleScribe roster, `.ros` (XML) or `.rosz` (the same zipped), for wh40k6,
-whfb6 and aos2.
+"""`battlescribe`: a BattleScribe roster, `.ros` (XML) or `.rosz` (the same zipped), for the
+systems whose package declares roster names (`rulesets/<id>/importing.py`: wh40k6, whfb6,
+aos2).
 
 A roster is `roster > forces > force > selections > selection`; a selection of `type="unit"`
 (or a lone `type="model"`) is a unit, its `type="model"` children (their `number`) its models,
 and its `profiles > profile` (by `typeName`) with `characteristics > characteristic` (by
 `name`) its stat line and weapons. Each unit becomes a `units:` entry in the system's own
-names (`stats:`, aos2 `weapons:` and `keywords:` from its categories; wh40k6 and whfb6 weapons
-the system's data knows by name, the others left out) and its models; rosters hold no
+names (`stats:`; `weapons:` as warscroll entries or as the names the system's data knows;
+`keywords:` from its categories where the system reads them) and its models; rosters hold no
 positions, so the models are placed in the player's deployment zone of the `--onto` scene
-(`formation.place_units`).
-
-Base sizes (mm, round): `BASES` per system by the unit's type or category, overridden by
-`--bases FILE` (`{unit name: mm, default: mm}`).
+(`formation.place_units`). Base sizes (mm, round) come from the system's table by the unit's
+type or category, overridden by `--bases FILE` (`{unit name: mm, default: mm}`).
 """
 
 from __future__ import annotations
@@ -25,33 +24,10 @@ from typing import Any
 from xml.etree import ElementTree
 
 from ..limits import MAX_MODELS, MAX_YAML_BYTES
-from .common import Ids, Imported, ImportOptions, read_bytes, refuse, slug
+from .common import Ids, Imported, ImportOptions, SystemImport, read_bytes, refuse, slug
 from .formation import place_units
 
 NAME = "battlescribe"
-SYSTEMS = ("wh40k6", "whfb6", "aos2")
-
-#: characteristic name (lower case, as BattleScribe data prints it) -> the scene's stat key
-STATS = {
-    "aos2": {"move": "move", "wounds": "wounds", "bravery": "bravery", "save": "save"},
-    "wh40k6": {"ws": "WS", "bs": "BS", "s": "S", "t": "T", "w": "W", "i": "I", "a": "A",
-               "ld": "Ld", "sv": "Sv", "save": "Sv"},
-    "whfb6": {"m": "M", "mv": "M", "move": "M", "ws": "WS", "bs": "BS", "s": "S", "t": "T",
-              "w": "W", "i": "I", "a": "A", "ld": "Ld", "sv": "Sv", "save": "Sv"},
-}
-#: profile typeNames that hold a unit's stat line, per system
-UNIT_PROFILES = {"aos2": ("unit", "model", "warscroll"), "wh40k6": ("unit", "model"),
-                 "whfb6": ("profile", "model", "unit", "troop")}
-#: aos2 weapon characteristic -> warscroll weapon key
-AOS2_WEAPON = {"range": "range", "attacks": "attacks", "to hit": "to_hit",
-               "to wound": "to_wound", "rend": "rend", "damage": "damage"}
-#: base diameter (mm) per system: the first key found in the unit's type or categories, else
-#: "default"
-BASES = {
-    "aos2": {"monster": 100, "cavalry": 60, "hero": 40, "default": 32},
-    "wh40k6": {"monstrous": 60, "bike": 40, "jump": 32, "infantry": 25, "default": 25},
-    "whfb6": {"monster": 50, "cavalry": 25, "infantry": 20, "default": 20},
-}
 NS = re.compile(r"^\{[^}]*\}")
 
 
@@ -129,16 +105,16 @@ def _count(sel: ElementTree.Element) -> int:
     return n if isinstance(n, int) and n > 0 else 1
 
 
-def _unit(sel: ElementTree.Element, system: str) -> RosterUnit:
+def _unit(sel: ElementTree.Element, system: SystemImport) -> RosterUnit:
     name = sel.get("customName") or sel.get("name") or "unit"
     models = [c for c in _children(sel, "selections", "selection") if c.get("type") == "model"]
     count = sum(_count(c) for c in models) if models else _count(sel)
     unit = RosterUnit(name, count)
-    names = STATS[system]
+    names = system.stats
     for prof in _profiles(sel):
         kind = (prof.get("typeName") or "").strip().lower()
         chars = _chars(prof)
-        if not unit.stats and kind in UNIT_PROFILES[system]:
+        if not unit.stats and kind in system.unit_profiles:
             unit.stats = {names[k]: _number(v) for k, v in chars.items() if k in names}
             unit.kind = chars.get("unit type", chars.get("type", ""))
         elif "weapon" in kind:
@@ -148,11 +124,11 @@ def _unit(sel: ElementTree.Element, system: str) -> RosterUnit:
     return unit
 
 
-def _weapon(name: str, chars: dict[str, str], kind: str, system: str) -> Any:
-    if system != "aos2":
+def _weapon(name: str, chars: dict[str, str], kind: str, system: SystemImport) -> Any:
+    if not system.weapon_keys:
         return name.strip().lower()
     w: dict[str, Any] = {"name": name.strip().lower()}
-    for k, key in AOS2_WEAPON.items():
+    for k, key in system.weapon_keys.items():
         if k in chars:
             w[key] = _number(chars[k])
     if "missile" in kind or "melee" in kind:  # else the warscroll's rule: over 3" is missile
@@ -162,7 +138,7 @@ def _weapon(name: str, chars: dict[str, str], kind: str, system: str) -> Any:
     return w
 
 
-def units_of(root: ElementTree.Element, system: str) -> list[RosterUnit]:
+def units_of(root: ElementTree.Element, system: SystemImport) -> list[RosterUnit]:
     """Every unit of every force, in roster order."""
     out = []
     for force in _children(root, "forces", "force"):
@@ -172,26 +148,25 @@ def units_of(root: ElementTree.Element, system: str) -> list[RosterUnit]:
     return out
 
 
-def base_mm(unit: RosterUnit, system: str, bases: dict[str, Any]) -> float:
+def base_mm(unit: RosterUnit, system: SystemImport, bases: dict[str, Any]) -> float:
     """The unit's base: --bases by name, else the system's table by type or category."""
     for key in (unit.name, unit.name.lower(), slug(unit.name)):
         if key in bases:
             return float(bases[key])
     words = " ".join([unit.kind.lower(), *unit.keywords])
-    table = BASES[system]
-    for key, mm in table.items():
+    for key, mm in system.bases.items():
         if key != "default" and key in words:
             return float(mm)
-    return float(bases.get("default", table["default"]))
+    return float(bases.get("default", system.bases.get("default", 25.0)))
 
 
 def read(path: Path, options: ImportOptions) -> Imported:
     """The units of a roster placed in options.zone: scene data holding only `units` and
     `models` (the command merges them into the --onto scene)."""
-    system = options.ruleset
-    if system not in SYSTEMS:
-        raise refuse(path, "ruleset", f"rosters are read for {', '.join(SYSTEMS)}, "
-                                      f"not {system!r}")
+    system = options.system
+    if not system.reads_rosters:
+        raise refuse(path, "ruleset", f"rosters are not read for {options.ruleset} (its package "
+                                      "declares no roster names: rulesets/<id>/importing.py)")
     root = _xml(path)
     units = units_of(root, system)
     if not units:
@@ -204,14 +179,14 @@ def read(path: Path, options: ImportOptions) -> Imported:
     for u in units:
         if not u.stats:
             raise refuse(path, f"selection[{u.name}]",
-                         f"no {'/'.join(UNIT_PROFILES[system])} profile with the stat line")
+                         f"no {'/'.join(system.unit_profiles)} profile with the stat line")
         ident = ids.new(u.name, "unit")
         entry: dict[str, Any] = {"id": ident, "player": options.player, "stats": u.stats}
         if u.weapons:
             entry["weapons"] = u.weapons
-        if system == "aos2" and u.keywords:
+        if system.keywords and u.keywords:
             entry["keywords"] = u.keywords
         entries.append(entry)
         blocks.append((ident, u.count, base_mm(u, system, options.bases)))
-    models = place_units(blocks, options, system, ids, path)
+    models = place_units(blocks, options, ids, path)
     return Imported({"units": entries, "models": models})

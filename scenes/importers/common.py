@@ -26,11 +26,41 @@ DECIMALS = 3
 STRIP_TOLERANCE = 0.02
 
 
+@dataclass(frozen=True)
+class SystemImport:
+    """What a game system tells the importers (declared in `rulesets/<id>/importing.py`, handed
+    over by the command): its names for a roster's stat lines, weapons and bases, how its units
+    stand, and the rules keys of a layout's terrain traits.
+
+    stats: characteristic name as BattleScribe data prints it (lower case) -> the scene's stat
+    key; unit_profiles: the profile typeNames that hold a unit's stat line; weapon_keys: a
+    weapon profile's characteristic (lower case) -> the key of an inline weapon entry (empty:
+    weapons are written by name, the names the system's data knows); keywords: whether a
+    unit's categories become its `keywords`; bases: base diameter (mm) by a word of the unit's
+    type or categories, "default" for the rest; unit_gap: inches between the bases of one unit
+    (under its coherency); traits: a layout trait or piece type (`difficult_ground`, `ruins`)
+    -> the rules keys it gives a piece.
+    """
+
+    stats: dict[str, str] = field(default_factory=dict)
+    unit_profiles: tuple[str, ...] = ()
+    weapon_keys: dict[str, str] = field(default_factory=dict)
+    keywords: bool = False
+    bases: dict[str, float] = field(default_factory=lambda: {"default": 25.0})
+    unit_gap: float = 1.0
+    traits: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def reads_rosters(self) -> bool:
+        return bool(self.stats and self.unit_profiles)
+
+
 @dataclass
 class ImportOptions:
     """What the user gives beside the file (`battlesight import` arguments).
 
-    ruleset: the scene's system (None: the format's own default); mods: the folder of TTS's
+    ruleset: the scene's system (None: the format's own default); system: what that system
+    tells the importers (`SystemImport`, filled in by the command); mods: the folder of TTS's
     cached OBJ files; model_tags / terrain_tags: how TTS objects are told apart; bases: base
     sizes (mm) by unit or model name, over the per-system table; zones and blocked: where the
     roster's player may set up, the footprints to keep clear of, the bases already there
@@ -39,6 +69,7 @@ class ImportOptions:
     """
 
     ruleset: str | None = None
+    system: SystemImport = field(default_factory=SystemImport)
     mods: Path | None = None
     model_tags: tuple[str, ...] = ("model", "mini", "miniature")
     terrain_tags: tuple[str, ...] = ("terrain",)

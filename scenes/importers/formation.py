@@ -1,5 +1,5 @@
 """Placing imported units in a deployment zone in legal formation: each unit a block of files
-and ranks facing the table's centre, its bases a system's gap apart (within unit coherency),
+and ranks facing the table's centre, its bases the system's gap apart (within its coherency),
 every base wholly inside the zone, clear of terrain footprints and of the bases already there.
 
 Candidate block centres are tried on a 1" grid over the zone, nearest the zone's middle first;
@@ -17,30 +17,29 @@ import numpy as np
 from .common import Ids, ImportOptions, r, refuse
 
 MM_PER_INCH = 25.4
-#: gap between the bases of one unit, inches: under each system's coherency (wh40k6 2",
-#: aos2 1"); whfb6 ranks stand base to base
-UNIT_GAP = {"wh40k6": 1.0, "aos2": 0.5, "whfb6": 0.0}
 #: gap kept to other units' bases and to terrain, inches
 CLEAR = 1.0
 #: most models in a rank (files)
-MAX_FILES = {"wh40k6": 5, "aos2": 5, "whfb6": 5}
+FILES = 5
 GRID = 1.0
 
 
-def block(count: int, base_mm: float, system: str) -> np.ndarray:
-    """(count, 2) offsets of a block's models in its own frame: x across (files), y forward
-    (the front rank at y = 0, the ranks behind at negative y), centred across."""
-    files = min(count, MAX_FILES.get(system, 5))
-    step = base_mm / MM_PER_INCH + UNIT_GAP.get(system, 1.0)
+def block(count: int, base_mm: float, gap: float) -> np.ndarray:
+    """(count, 2) offsets of a block's models in its own frame, bases `gap` apart: x across
+    (files), y forward (the front rank at y = 0, the ranks behind at negative y), centred
+    across."""
+    files = min(count, FILES)
+    step = base_mm / MM_PER_INCH + gap
     i = np.arange(count)
     col, row = i % files, i // files
     x = (col - (files - 1) / 2.0) * step
     return np.column_stack([x, -row * step])
 
 
-def place_units(blocks: list[tuple[str, int, float]], options: ImportOptions, system: str,
-                ids: Ids, file: Path) -> list[dict[str, Any]]:
-    """Model entries for each (unit id, model count, base mm), placed in options.zone."""
+def place_units(blocks: list[tuple[str, int, float]], options: ImportOptions, ids: Ids,
+                file: Path) -> list[dict[str, Any]]:
+    """Model entries for each (unit id, model count, base mm), placed in options.zone, each
+    unit's bases the system's `unit_gap` apart."""
     import shapely
 
     if options.zone is None:
@@ -58,7 +57,7 @@ def place_units(blocks: list[tuple[str, int, float]], options: ImportOptions, sy
     out = []
     for unit, count, base in blocks:
         radius = base / MM_PER_INCH / 2.0
-        offsets = block(count, base, system)
+        offsets = block(count, base, options.system.unit_gap)
         offsets[:, 1] -= offsets[:, 1].min() / 2.0  # the block's middle on the candidate
         spot = None
         for c in grid:

@@ -39,8 +39,6 @@ BOARD = (44.0, 60.0)
 DEFAULT_RULESET = "wh40k6"
 #: `height` words of the older files, inches (the newer give `height_inches`)
 HEIGHTS = {"low": 1.5, "medium": 3.0, "tall": 5.0}
-#: rules keys written for wh40k6 from a piece's `traits` (other systems get geometry only)
-WH40K6_TRAITS = {"difficult_ground": ("difficult", True)}
 
 
 def read(path: Path, options: ImportOptions) -> Imported:
@@ -71,7 +69,7 @@ def read(path: Path, options: ImportOptions) -> Imported:
         path_i = f"pieces[{i}]"
         ident = names[str(piece.get("id", i))]
         if "polygon" in piece:
-            made = _polygon_piece(rd, piece, path_i, ident, groups, ids, ruleset)
+            made = _polygon_piece(rd, piece, path_i, ident, groups, ids, options.system.traits)
         else:
             made = [_rect_ruin(rd, piece, path_i, ident)]
         terrain += made
@@ -116,26 +114,21 @@ def _height(rd: Reader, piece: dict, path: str) -> float:
     return h
 
 
-def _rules(piece: dict, ruleset: str) -> dict[str, Any]:
-    if ruleset != "wh40k6":
-        return {}
+def _rules(piece: dict, traits: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The rules keys the system gives a piece's traits and its type (`SystemImport.traits`)."""
     out: dict[str, Any] = {}
-    for trait in piece.get("traits") or []:
-        if trait in WH40K6_TRAITS:
-            key, value = WH40K6_TRAITS[trait]
-            out[key] = value
-    if str(piece.get("type", "")).lower() in ("ruins", "ruin"):
-        out["feature"] = "ruins"
+    for word in [*(piece.get("traits") or []), str(piece.get("type", "")).lower()]:
+        out.update(traits.get(str(word), {}))
     return out
 
 
 def _polygon_piece(rd: Reader, piece: dict, path: str, ident: str, groups: dict[str, str],
-                   ids: Ids, ruleset: str) -> list[dict[str, Any]]:
+                   ids: Ids, traits: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     raw = rd.items(piece, "polygon", path)
     if len(raw) < 3:
         raise rd.fail(f"{path}.polygon", f"needs at least 3 points, got {len(raw)}")
     poly = flip_y([rd.point(p, f"{path}.polygon[{k}]") for k, p in enumerate(raw)], BOARD[1])
-    rules = _rules(piece, ruleset)
+    rules = _rules(piece, traits)
     own = groups.get(str(piece.get("id")), ident)
     if piece.get("piece_class", "area") == "area":
         return [{"id": ident, "type": "area", "polygon": points(poly), "group": own, **rules}]
@@ -147,7 +140,7 @@ def _polygon_piece(rd: Reader, piece: dict, path: str, ident: str, groups: dict[
         at, (sx, sy), rot = box_from_rectangle(rect)
         out.append({"id": ident if k == 0 else ids.new(f"{ident}-{k + 1}"), "type": "box",
                     "at": at, "size": [sx, sy, r(height)], "rotation": rot, "group": group,
-                    **{k2: v for k2, v in rules.items() if k2 != "difficult"}})
+                    **rules})
     return out
 
 

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from battlesight.rulesets.core.profiles import load_data
+from battlesight.rulesets.core.rules_data import system_import
 from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.rulesets.layout.maps import scene_deployment
-from battlesight.scenes.importers import FORMATS, ROSTERS, ImportOptions
+from battlesight.scenes.importers import DEFAULT_RULESETS, FORMATS, ROSTERS, ImportOptions
 from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.model import RULESET_IDS
 from battlesight.scenes.output import write_outputs
@@ -62,8 +63,8 @@ def run(args) -> int:
     if not out.resolve().parent.is_dir():
         raise UsageError(f"--out {out}: no such folder")
     check_output_path(out, "--out")
-    options = ImportOptions(ruleset=args.ruleset, player=args.player,
-                            mesh_folder=f"{out.stem}-meshes")
+    options = ImportOptions(ruleset=args.ruleset or DEFAULT_RULESETS.get(args.format),
+                            player=args.player, mesh_folder=f"{out.stem}-meshes")
     if args.mods is not None:
         options.mods = Path(args.mods)
         if not options.mods.is_dir():
@@ -86,9 +87,10 @@ def run(args) -> int:
             options.bases = _bases(Path(args.bases))
     elif args.onto is not None:
         raise UsageError(f"--onto is for rosters; --format {args.format} makes a new scene")
+    options.system = system_import(options.ruleset)
     imported = FORMATS[args.format](source, options)
     data = _merged(onto, imported.scene) if onto is not None else imported.scene
-    if onto is not None and onto.ruleset in ("wh40k6", "whfb6"):
+    if onto is not None and not options.system.weapon_keys:
         _known_weapons(data, onto.ruleset)
     files = {out.parent / name: content for name, content in imported.files.items()}
     scene = gate(data, out, files)
@@ -164,7 +166,8 @@ def _merged(onto, added: dict[str, Any]) -> dict[str, Any]:
 
 
 def _known_weapons(data: dict[str, Any], ruleset: str) -> None:
-    """wh40k6 and whfb6 units keep the weapons the system's data knows by name."""
+    """Units keep the weapons the system's data knows by name (systems whose rosters name
+    their weapons: no `SystemImport.weapon_keys`)."""
     known = {w.lower() for w in load_data(ruleset)["weapons"]}
     for unit in data.get("units") or []:
         if "weapons" in unit:

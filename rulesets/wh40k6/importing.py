@@ -1,0 +1,18 @@
+"""What wh40k6 tells the importers (`battlesight import`, docs/import.md): a BattleScribe
+roster's stat names (WS BS S T W I A Ld Sv), bases by unit type, the 2" coherency its units
+keep (wh40k6 §3), and the rules keys of a layout's traits (difficult ground, ruins: §6.1,
+§5.2)."""
+
+from __future__ import annotations
+
+from battlesight.scenes.importers.common import SystemImport
+
+_PROFILE = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
+
+IMPORT = SystemImport(
+    stats={**{key.lower(): key for key in _PROFILE}, "save": "Sv"},
+    unit_profiles=("unit", "model"),
+    bases={"monstrous": 60, "bike": 40, "jump": 32, "infantry": 25, "default": 25},
+    unit_gap=1.0,  # under the 2" unit coherency
+    traits={"difficult_ground": {"difficult": True}, "ruins": {"feature": "ruins"}},
+)
