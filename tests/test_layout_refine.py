@@ -22,6 +22,7 @@ def test_saved_field_and_figures_match_exact_on_three_layouts(ruleset, seed, tmp
                                                              monkeypatch):
     # a 2" lattice over a 1" grid: the refinement of a 0.5" analysis, at a quarter of the cells
     monkeypatch.setattr(refine, "COARSE_INCHES", 2.0)
+    monkeypatch.setattr(refine, "MIN_SURE", 0.0)  # refine whatever the sample says
     scene = tmp_path / "layout.yaml"
     assert main(["generate", "--ruleset", ruleset, "--seed", str(seed), "--out",
                  str(scene)]) == 0
@@ -101,6 +102,24 @@ def test_two_processes_give_the_one_process_answer():
     two = refined_pair_sight(world, grid, rows, groups, test, stride=2, workers=2)
     assert np.array_equal(one.sees, two.sees) and np.array_equal(one.seen, two.seen)
     assert one.segments == two.segments
+
+
+def test_default_casts_every_pair_where_few_answers_could_be_shared(monkeypatch):
+    world, grid, rows, groups, test = _grid_case(THIN)
+    exhaustive = refined_pair_sight(world, grid, rows, groups, test, stride=1, workers=1)
+    refined = refined_pair_sight(world, grid, rows, groups, test, stride=2, workers=1)
+    monkeypatch.setattr(refine, "COARSE_INCHES", 2.0)
+    monkeypatch.setattr(refine, "MIN_SURE", 1.01)  # no sample is that sure: cast every pair
+    fallback = refined_pair_sight(world, grid, rows, groups, test, workers=1)
+    assert np.array_equal(fallback.sees, exhaustive.sees)
+    assert np.array_equal(fallback.seen, exhaustive.seen)
+    sample = fallback.segments - exhaustive.segments  # a few segments per sampled pair
+    assert refine.SAMPLE <= sample <= 6 * refine.SAMPLE
+    monkeypatch.setattr(refine, "MIN_SURE", 0.0)
+    assert refined_pair_sight(world, grid, rows, groups, test, workers=1).segments > \
+        refined.segments  # the sample, then the refinement
+    assert refine._sure_share(refine._Sight(world, grid.foot, test, 2.0), rows,
+                              np.concatenate(groups)) > 0.3
 
 
 def test_stride_and_field_difference():

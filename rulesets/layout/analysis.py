@@ -110,11 +110,11 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
 
     one, two = players
     in_one = masks[one][rows]
-    pairs = sight.sees[in_one][:, part[two]] | sight.seen[in_one][:, part[two]]
+    pairs = sight.sees[:, part[two]][in_one] | sight.seen[:, part[two]][in_one]  # copy less
     exposure, visible, visible_any = {}, {}, {}
     for p in players:
         outside = ~masks[p][rows]
-        exposure[p] = float(sight.sees[outside][:, part[p]].mean()) if outside.any() else 0.0
+        exposure[p] = float(sight.sees[:, part[p]][outside].mean()) if outside.any() else 0.0
         visible[p] = float(sight.seen[:, part[p]].mean())
         visible_any[p] = float(seen_any[p][rows].mean())
     fairness = exposure[one] - exposure[two]
@@ -195,11 +195,12 @@ def _longest_lane(g: StandingGrid, cells_one, cells_two, pairs) -> tuple[float, 
     if not pairs.any():
         return 0.0, None
     a, b = g.plan[cells_one], g.plan[cells_two]
-    dist = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2))
-    dist = np.where(pairs, dist, -1.0)
-    i, j = np.unravel_index(int(np.argmax(dist)), dist.shape)
+    square = np.subtract.outer(a[:, 0], b[:, 0]) ** 2  # squared plan distances, no sqrt per pair
+    square += np.subtract.outer(a[:, 1], b[:, 1]) ** 2
+    square[~pairs] = -1.0
+    i, j = np.unravel_index(int(np.argmax(square)), square.shape)
     ends = [[round(float(v), 3) for v in a[i]], [round(float(v), 3) for v in b[j]]]
-    return float(dist[i, j]), ends
+    return float(np.sqrt(square[i, j])), ends
 
 
 def _areas(scene: Scene, world: World, model: StandardModel) -> tuple[float, float]:

@@ -23,7 +23,9 @@ edge slips between sure, agreeing neighbours; `tests/test_layout_refine.py` and
 `battlesight bench` compare the fields with `analyze --exact`.
 
 At a stride of 1 (grids of COARSE_INCHES or coarser) nothing is shared and every pair is cast
-(`forked.exhaustive_pair_sight`). Either way the work is split over forked worker processes.
+(`forked.exhaustive_pair_sight`), and so is it by default where a sample of pairs shows too few
+sure answers to share (MIN_SURE: tables crowded with ruins). Either way the work is split over
+forked worker processes.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ from .forked import Forked, default_workers, exhaustive_pair_sight
 #: Coarse lattice spacing in inches (rounded to a power of two of cells): wider lattices share
 #: more answers but make more of them unsure (the margin around ruins grows with the step).
 COARSE_INCHES = 1.0
+#: Least share of sure answers among sampled pairs for the default to refine.
+MIN_SURE = 0.4
+#: Pairs sampled for that share.
+SAMPLE = 4096
 #: Largest step (inches) of the foot's height between cells that share answers (a box's top
 #: and the table beside it do not).
 STEP_Z = 0.1
@@ -73,25 +79,30 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
     own box of cells; a row in a later group takes its sight to an earlier group's cells from
     that group's, not cast twice).
 
-    stride: lattice spacing in cells, a power of two (default `default_stride`; 1 casts every
-    pair); workers: processes to share the casting (default `default_workers`).
+    stride: lattice spacing in cells, a power of two (1 casts every pair). By default
+    `default_stride`, and every pair is cast as well when fewer than MIN_SURE of a sample of
+    pairs have answers a neighbour could share (a table crowded with ruins: refining would cast
+    nearly every pair anyway, and pay for the unsure tests on top). workers: processes to share
+    the casting (default `default_workers`).
     """
     rows = np.asarray(rows, dtype=np.int64)
     groups = [np.asarray(g, dtype=np.int64) for g in groups]
     cell = float(grid.xs[1] - grid.xs[0]) if len(grid.xs) > 1 else 1.0
+    workers = default_workers() if workers is None else max(1, int(workers))
+    chosen = stride is not None
     stride = default_stride(cell) if stride is None else int(stride)
     if stride < 1 or stride & (stride - 1):
         raise ValueError(f"stride must be a power of two, got {stride}")
-    workers = default_workers() if workers is None else max(1, int(workers))
-    if stride == 1:  # nothing to share: every pair cast, split over the workers
+    bounds = np.cumsum([0] + [len(g) for g in groups])
+    if stride == 1 or not (len(rows) and bounds[-1]):  # nothing to share: every pair cast
         return exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers)
+    caster = _Sight(world, grid.foot, test, stride * cell)
+    if not chosen and _sure_share(caster, rows, np.concatenate(groups)) < MIN_SURE:
+        sight = exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers)
+        return PairSight(sight.sees, sight.seen, sight.segments + caster.segments)
     shape = grid.shape
     n = shape[0] * shape[1]
-    bounds = np.cumsum([0] + [len(g) for g in groups])
     code = np.zeros((len(rows), bounds[-1]), dtype=np.int8)
-    if not (len(rows) and bounds[-1]):
-        return PairSight(code.astype(bool), code.astype(bool), 0)
-    caster = _Sight(world, grid.foot, test, stride * cell)
     z = grid.foot[:, 2]
     is_row = np.zeros(n, dtype=bool)
     is_row[rows] = True
@@ -102,7 +113,7 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
         group_of[cells] = g
     where = np.full(n, -1)
     where[rows] = np.arange(len(rows))
-    segments = 0
+    segments = caster.segments  # the sample's, when one was cast
     with Forked(caster, workers) as pool:
         for g, cells in enumerate(groups):
             if not len(cells):
@@ -285,6 +296,13 @@ def _width(mesh) -> float:
     angles = np.linspace(0.0, np.pi, 16, endpoint=False)
     spans = xy @ np.stack([np.cos(angles), np.sin(angles)])
     return float((spans.max(axis=0) - spans.min(axis=0)).min())
+
+
+def _sure_share(caster: _Sight, rows: np.ndarray, cols: np.ndarray) -> float:
+    """Share of sure answers (both ways) over SAMPLE pairs drawn with a fixed seed."""
+    rng = np.random.default_rng(0)
+    a, b = rng.choice(rows, SAMPLE), rng.choice(cols, SAMPLE)
+    return float(np.mean(caster.codes(a, b) & _UNSURE == 0))
 
 
 def _refine_split(pool: Forked, box: _Box, valid: np.ndarray, z: np.ndarray,
