@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .placed import EPSILON
+from .placed import EPSILON, volume_scene
 from .sampling import view_windows
 from .world import World
 
@@ -395,21 +396,36 @@ def _leave_observers(world, queries, origins, directions, query_of):
         if q.observer is None:
             continue
         observer_of[i] = number[q.observer]
-        if q.eye is None:
-            inside[i] = world.models[q.observer].eye_inside
+        model = world.models[q.observer]
+        if q.eye is None or np.array_equal(q.eye, model.eye):
+            inside[i] = model.eye_inside
         else:
             own_eye[q.observer].append(i)
     for name, rows in own_eye.items():  # sight points given: one inside test per observer
         inside[rows] = world.models[name].contains(np.array([queries[i].eye for i in rows]))
     ray_observer = np.where(inside[query_of], observer_of[query_of], -1)
-    order = np.argsort(ray_observer, kind="stable")
-    counts = np.bincount(ray_observer + 1, minlength=len(observers) + 1)
-    bounds = np.cumsum(counts)
-    for k, name in enumerate(observers):
-        idx = order[bounds[k] : bounds[k + 1]]
-        if len(idx):
-            dist, geom = world.models[name].ray_scene.first_hit(origins[idx], directions[idx])
-            leave[idx] = np.where(geom >= 0, dist, 0.0)
+    rays = np.flatnonzero(ray_observer >= 0)
+    if not len(rays):
+        return leave
+    # every ray in its observer's frame, then one engine call per volume (models of one
+    # shape share their volume's scene): a placed model turns about z only
+    models = [world.models[name] for name in observers]
+    turn = np.array([m.transform[:2, :2].ravel() for m in models])[ray_observer[rays]]
+    o = origins[rays] - np.array([m.position for m in models])[ray_observer[rays]]
+    d = directions[rays]
+    local_o = np.column_stack([o[:, 0] * turn[:, 0] + o[:, 1] * turn[:, 2],
+                               o[:, 0] * turn[:, 1] + o[:, 1] * turn[:, 3], o[:, 2]])
+    local_d = np.column_stack([d[:, 0] * turn[:, 0] + d[:, 1] * turn[:, 2],
+                               d[:, 0] * turn[:, 1] + d[:, 1] * turn[:, 3], d[:, 2]])
+    scenes: dict[int, tuple[Any, list[int]]] = {}
+    for k, m in enumerate(models):
+        scene = volume_scene(m.volume, None)
+        scenes.setdefault(id(scene), (scene, []))[1].append(k)
+    for scene, ks in scenes.values():
+        sel = np.flatnonzero(np.isin(ray_observer[rays], ks))
+        if len(sel):
+            dist, geom = scene.first_hit(local_o[sel], local_d[sel])
+            leave[rays[sel]] = np.where(geom >= 0, dist, 0.0)
     return leave
 
 

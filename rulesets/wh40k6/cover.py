@@ -93,9 +93,11 @@ def footprint_crossings(board: Board, vis: Visibility) -> dict[str, float]:
         return {}
     ends = points[seen]
     starts = np.repeat(np.asarray(vis.eye, float)[None], len(ends), axis=0)
-    # only the pieces the lines' hull meets in plan (one query of the footprint index)
-    near = set(board.world.footprints.under(
-        planar.hull_shape(np.vstack([starts[:1, :2], ends[:, :2]]))))
+    # only the pieces meeting the hull of the eye and the box of the line ends (which holds
+    # every line): one query of the footprint index
+    lo, hi = ends[:, :2].min(axis=0), ends[:, :2].max(axis=0)
+    near = set(board.world.footprints.under(planar.hull_shape(
+        [starts[0, :2], lo, hi, (lo[0], hi[1]), (hi[0], lo[1])])))
     out = {}
     for entry in board.world.terrain.values():
         foot = np.asarray(entry.geometry.footprint, float)
