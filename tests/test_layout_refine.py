@@ -8,6 +8,7 @@ from battlesight.geometry.viewshed import pair_sight, standing_grid
 from battlesight.rulesets.layout import analyze_scene, generate_layout, refine, standard_model
 from battlesight.rulesets.layout.analysis import terrain_world
 from battlesight.rulesets.layout.bench import analysis_row, batch_row, format_layout_bench
+from battlesight.rulesets.layout.forked import exhaustive_pair_sight
 from battlesight.rulesets.layout.refine import default_stride, field_difference, refined_pair_sight
 from battlesight.scenes import scene_from_dict
 from battlesight.viewer.cli import main
@@ -142,3 +143,14 @@ def test_bench_rows(capsys):
     text = format_layout_bench({"ruleset": "wh40k6", "table": [72, 48], "pieces": 12,
                                 "fine": fine, "coarse": coarse, "batch": batch})
     assert "vs --exact" in text and "Dask batch, 1 workers" in text and "per layout" in text
+
+
+def test_exhaustive_split_over_two_processes_is_pair_sight():
+    world, grid, rows, groups, test = _grid_case(THIN)
+    exact = pair_sight(world, grid.foot, rows, np.concatenate(groups), test)
+    split = exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers=2)
+    # the same pairs cast (a zone's square once per unordered pair), a few the other way round
+    assert abs(split.segments - exact.segments) <= 1e-4 * exact.segments
+    assert np.mean(split.sees != exact.sees) <= 1e-4 and np.mean(split.seen != exact.seen) <= 1e-4
+    one = exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers=1)
+    assert np.array_equal(one.sees, exact.sees) and one.segments == exact.segments

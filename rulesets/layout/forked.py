@@ -27,6 +27,13 @@ def default_workers() -> int:
     return max(1, min(2, cpus or 1))
 
 
+def forks(workers: int) -> bool:
+    """Whether `workers` jobs would run on forked processes here (more than one asked, fork
+    available, and this process not a daemon)."""
+    daemon = multiprocessing.current_process().daemon
+    return workers > 1 and not daemon and "fork" in multiprocessing.get_all_start_methods()
+
+
 class Forked:
     """`with Forked(shared, workers) as pool: pool.starmap(fn, jobs)` runs fn(shared, *job) for
     each job on `workers` forked processes (here, in order, for one worker or without fork)."""
@@ -35,8 +42,7 @@ class Forked:
         self.shared, self.workers, self.pool = shared, max(1, int(workers)), None
 
     def __enter__(self) -> Forked:
-        daemon = multiprocessing.current_process().daemon
-        if self.workers > 1 and not daemon and "fork" in multiprocessing.get_all_start_methods():
+        if forks(self.workers):
             global _INHERITED
             _INHERITED = self.shared
             self.pool = multiprocessing.get_context("fork").Pool(self.workers)
@@ -77,6 +83,10 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
     """
     rows = np.asarray(rows, dtype=np.int64)
     groups = [np.asarray(g, dtype=np.int64) for g in groups]
+    workers = workers or default_workers()
+    if not forks(workers):  # one process: one call, one caster
+        cols = np.concatenate(groups) if groups else np.empty(0, dtype=np.int64)
+        return pair_sight(world, foot, rows, cols, test)
     bounds = np.cumsum([0] + [len(g) for g in groups])
     sees = np.zeros((len(rows), bounds[-1]), dtype=bool)
     seen = np.zeros_like(sees)
@@ -98,7 +108,7 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
             jobs.append((rows[part], cells, test))
             slots.append((part, g))
     segments = 0
-    with Forked((world, foot), workers or default_workers()) as pool:
+    with Forked((world, foot), workers) as pool:
         for (part, g), (ab, ba, cast) in zip(slots, pool.starmap(_cast, jobs), strict=True):
             sees[part, bounds[g]:bounds[g + 1]] = ab
             seen[part, bounds[g]:bounds[g + 1]] = ba
