@@ -38,7 +38,7 @@ from .common import Ids, Imported, ImportOptions, Reader, r, read_json, refuse
 NAME = "tts"
 DEFAULT_RULESET = "wh40k6"
 DEFAULT_TABLE = (72.0, 48.0)
-MESH_KINDS = ("Custom_Model", "Custom_Assetbundle", "Figurine_Custom")
+MESH_KINDS = ("Custom_Model",)  # the objects TTS builds from an OBJ (MeshURL)
 PLAYER_TAG = re.compile(r"^\s*(?:player|p)\s*[-_:]?\s*(\d{1,2})\s*$", re.I)
 BASE_TAG = re.compile(r"^\s*base\s*[-_:]?\s*(\d{1,3}(?:\.\d+)?)\s*(?:mm)?\s*$", re.I)
 MM_PER_INCH = 25.4
