@@ -8,7 +8,7 @@ is applied first, then `rotation` (degrees, clockwise on the y-down board) about
   `area` piece, or a `box` of the piece's `height` when the piece is `blocking` and has no
   structures (the file's older one-`shape` pieces);
 - structures: a `line` becomes a `wall` (`thickness`, the piece's `height`), a rectangle or
-  polygon the boxes of its outline, a circle a crater-free `area`.
+  polygon the boxes of its outline, a circle an `area`.
 Every shape of a piece shares its `group`, so it counts as one piece. `deploymentZones` become
 the scene's `deployment` (the first zone player 1, the second player 2).
 """
