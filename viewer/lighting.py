@@ -236,6 +236,7 @@ def add_sun(root: NodePath, low: np.ndarray, high: np.ndarray,
     """A shadow-casting key light over the box low..high, lighting root."""
     sun = DirectionalLight("key-light")
     sun.set_color(SUN_COLOUR)
+    sun.set_priority(100)  # first among any lights a node gets
     lens = OrthographicLens()
     centre = fit_shadow_lens(lens, np.asarray(low, float), np.asarray(high, float))
     sun.set_lens(lens)
@@ -259,6 +260,7 @@ def light_battlefield(stage_root: NodePath, battlefield: NodePath, table: tuple[
     width, depth = table
     sun = add_sun(stage_root, np.array([-2.0, -2.0, -1.0]),
                   np.array([width + 2.0, depth + 2.0, max(top, 1.0) + 0.5]))
+    battlefield.set_light_off()  # the stage's fixed-function lights: not p3d_LightSource[0]
     battlefield.set_light(sun)
     battlefield.set_shader(program("lit"))
     battlefield.set_shader_input("sky", SKY)

@@ -100,11 +100,11 @@ def _grid(ground: NodePath, table: tuple[float, float]) -> None:
         ground_decal(lines, order)
 
 
-def _deployment(ground: NodePath, deployment, alpha: float = 0.22) -> None:
+def _deployment(ground: NodePath, deployment, alpha: float = 0.22, look: Look = FLAT) -> None:
     if not isinstance(deployment, dict):
         return  # a named map: drawn once a ruleset can turn the name into polygons
     for player, polygon in deployment.items():
-        colour = palette.player_colour(int(player))
+        colour = look.army(int(player))
         poly = np.asarray(polygon, dtype=np.float64)
         fill = ground.attach_new_node(geom.soup_node(f"zone-{player}", geom.polygon_soup(poly, 0)))
         ground_decal(translucent(fill, colour[:3] + (alpha,)), 1)
@@ -267,7 +267,8 @@ def build_scene_graph(world, scene=None, look: Look = FLAT) -> SceneGraph:
                        ruleset=getattr(scene, "ruleset", None))
     if scene is not None:
         # a lighter tint on the textured mat: the mat and the models on it keep reading
-        _deployment(ground, getattr(scene, "deployment", None), 0.15 if look.shaded else 0.22)
+        _deployment(ground, getattr(scene, "deployment", None), 0.15 if look.shaded else 0.22,
+                    look)
     draw_terrain(root, world.terrain.values(), graph, world, scene)
     draw_models(root, world.models.values(), graph, scene)
     graph.overlays = root.attach_new_node("overlays")

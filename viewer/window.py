@@ -29,7 +29,7 @@ class ViewerWindow(ShowBase):
 
     def __init__(self, loader: Loader, width: int = 1280, height: int = 720,
                  view: str = "iso", onscreen: bool | None = None,
-                 grid: float = DEFAULT_GRID):
+                 grid: float = DEFAULT_GRID, look: lighting.Look | None = None):
         self.onscreen = platform.configure_window(width, height, onscreen)
         ShowBase.__init__(self, windowType="none")
         if self.onscreen:
@@ -40,7 +40,7 @@ class ViewerWindow(ShowBase):
                                      fbprops=platform.framebuffer())
         world, scene = loader()
         w, h = self.win.get_x_size(), self.win.get_y_size()
-        look = lighting.for_output(lighting.Look(), self.win)  # lit where GLSL exists
+        look = lighting.for_output(look or lighting.Look(), self.win)  # lit where GLSL is
         self.scene_view = SceneView(world, scene, w or width, h or height, look)
         self.controller = Controller(self.scene_view, loader, grid=grid, threaded=True)
         self.disable_mouse()
@@ -141,10 +141,12 @@ class ViewerWindow(ShowBase):
 def run_viewer(loader: Loader, width: int = 1280, height: int = 720, view: str = "iso",
                select: str | None = None, frames: int | None = None,
                screenshot: str | Path | None = None, heatmap: str | None = None,
-               grid: float = DEFAULT_GRID, edit: bool = False) -> ViewerWindow:
+               grid: float = DEFAULT_GRID, edit: bool = False,
+               look: lighting.Look | None = None) -> ViewerWindow:
     """Open the viewer; with frames, run that many frames and return instead of looping.
-    heatmap: a field to show from the start (`heatmap.FIELDS`); edit: start in edit mode."""
-    app = ViewerWindow(loader, width, height, view, grid=grid)
+    heatmap: a field to show from the start (`heatmap.FIELDS`); edit: start in edit mode;
+    look: the lit look's mat, grid and army colours (`render`'s look options)."""
+    app = ViewerWindow(loader, width, height, view, grid=grid, look=look)
     if select is not None:
         app.controller.select(select)
     if heatmap is not None:

@@ -17,6 +17,7 @@ from battlesight.viewer.commands.common import (
     load,
     require_model,
 )
+from battlesight.viewer.commands.look import add_look_options, look_settings
 from battlesight.viewer.commands.render import (
     add_heatmap_options,
     check_heatmap_options,
@@ -38,6 +39,7 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--edit", action="store_true",
                         help="start in edit mode (t toggles it): move, turn, add, delete terrain")
     add_heatmap_options(parser, "show the heatmap from the start (h toggles it)")
+    add_look_options(parser)
 
 
 def load_editable(path: str):
@@ -74,6 +76,8 @@ def run(args) -> int:
     if args.frames is None and not platform.has_display():
         raise UsageError("no display here (DISPLAY is not set): use `battlesight render`, "
                          "or --frames N to run the viewer headless")
+    look = look_settings(args)
+    from battlesight.viewer.lighting import Look
     from battlesight.viewer.window import run_viewer
 
     def loader():
@@ -81,7 +85,8 @@ def run(args) -> int:
         return world_now, scene_now
 
     run_viewer(loader, width, height, args.view, args.select, args.frames, args.screenshot,
-               heatmap=args.field if args.heatmap else None, grid=args.grid, edit=args.edit)
+               heatmap=args.field if args.heatmap else None, grid=args.grid, edit=args.edit,
+               look=Look(look["lit"], look["mat"], look["grid"], look["armies"]))
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0
