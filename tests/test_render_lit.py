@@ -269,3 +269,20 @@ def test_render_command_takes_the_mat_and_the_flat_look(tmp_path):
     flat = render("flat.png", "--flat")
     table = (np.abs(flat - np.array([round(c * 255) for c in palette.TABLE[:3]])) <= 4).all(2)
     assert table.mean() > 0.2, table.mean()  # the fixed-function table colour, unshaded
+
+
+@needs_gl
+def test_the_key_light_is_the_one_shaded_after_a_software_render():
+    """The stage's fixed-function lights never stand in for the key light (they did, by
+    node address, after a software renderer had drawn in the same process)."""
+    from battlesight.viewer import samples
+    from battlesight.viewer.render import OffscreenRenderer
+
+    with OffscreenRenderer(samples.skirmish_world(), None, 96, 54, "tiny") as renderer:
+        renderer.render()
+    forward = lighting.sun_basis()[0]
+    away = forward[:2] / np.linalg.norm(forward[:2])
+    points = [[*(np.array([12.0, 12.0]) + 4.5 * away), 0.0], [3.0, 20.0, 0.0]]
+    image, px = render_top(*build(box_scene(True)), points)
+    shadow, open_table = (brightness(image, p) for p in px)
+    assert shadow < 0.75 * open_table, (shadow, open_table)
