@@ -20,6 +20,8 @@ def generate_table(
 ) -> Scene:
     """A table with `pieces` terrain pieces spread over it (no two overlapping) and `models`
     cylinder models, half per player, in the two long-edge deployment zones, clear of terrain.
+    Pieces carry geometry only: each system gives them its own cover by type (so the table
+    is valid for every ruleset; 40k's defaults are the 4+ and 5+ it once wrote).
     """
     rng = np.random.default_rng(seed)
     width, depth = table
@@ -30,8 +32,6 @@ def generate_table(
         for _ in range(500):
             piece, radius = _random_piece(rng, kind, f"{kind}-{i}", width, depth)
             x, y = piece.pop("_centre")
-            if ruleset != "wh40k6":  # the 40k save values; other systems read the piece's type
-                piece.pop("cover", None)
             if all(np.hypot(x - px, y - py) > radius + pr + 0.3 for px, py, pr in placed):
                 placed.append((x, y, radius))
                 terrain.append(piece)
@@ -77,8 +77,7 @@ def _random_piece(rng, kind: str, piece_id: str, width: float, depth: float):
         sx, sy = r(4, 7), r(3, 5)
         height = r(5, 8)
         piece = {"type": "ruin", "at": [x, y], "size": [sx, sy], "rotation": rot,
-                 "height": height, "floors": [3.0], "walls": ["north", "west"], "windows": True,
-                 "cover": 4}
+                 "height": height, "floors": [3.0], "walls": ["north", "west"], "windows": True}
         radius = np.hypot(sx, sy) / 2
     elif kind == "wall":
         length = r(3, 7)
@@ -86,7 +85,7 @@ def _random_piece(rng, kind: str, piece_id: str, width: float, depth: float):
         dx, dy = np.cos(a) * length / 2, np.sin(a) * length / 2
         piece = {"type": "wall", "from": [round(x - dx, 3), round(y - dy, 3)],
                  "to": [round(x + dx, 3), round(y + dy, 3)], "height": r(1, 3),
-                 "thickness": 0.5, "cover": 4}
+                 "thickness": 0.5}
         radius = length / 2 + 0.3
     elif kind == "box":
         sx, sy = r(2, 5), r(2, 5)
@@ -102,7 +101,7 @@ def _random_piece(rng, kind: str, piece_id: str, width: float, depth: float):
         angles = np.sort(rng.uniform(0, 2 * np.pi, 7))
         polygon = [[round(x + radius * np.cos(t) * rng.uniform(0.7, 1.0), 3),
                     round(y + radius * np.sin(t) * rng.uniform(0.7, 1.0), 3)] for t in angles]
-        piece = {"type": "forest", "polygon": polygon, "height": r(4, 6), "cover": 5}
+        piece = {"type": "forest", "polygon": polygon, "height": r(4, 6)}
     else:
         radius = r(1.5, 3)
         piece = {"type": "crater", "at": [x, y], "radius": radius, "depth": 0.5}
