@@ -158,9 +158,11 @@ def layout_spans(scene: Scene) -> dict[str, float]:
     """The largest plan dimension of every piece as the set-up rules count them: a lone
     shape's `piece_span`, a group's widest pair of outline points."""
     prints = layout_pieces(scene)
-    single = {p.id: p for p in scene.terrain if p.group == p.id}
-    return {name: piece_span(single[name]) if name in single else outline_span(poly)
-            for name, poly in prints.items()}
+    members: dict[str, list[TerrainPiece]] = {}
+    for piece in scene.terrain:
+        members.setdefault(piece.group, []).append(piece)
+    return {name: piece_span(members[name][0]) if len(members[name]) == 1
+            else outline_span(poly) for name, poly in prints.items()}
 
 
 def _turn(points: np.ndarray, degrees: float, centre: np.ndarray) -> np.ndarray:

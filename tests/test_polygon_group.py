@@ -127,6 +127,10 @@ def test_group_counts_as_one_piece_in_the_set_up_checks(tmp_path):
     assert "block" in prints and not any(k.startswith("box-") for k in prints)
     # the group's outline: the hull of four 2" boxes 4" apart, 6" across
     assert layout_spans(grouped)["block"] == pytest.approx(np.hypot(6, 6))
+    # named after one of its pieces, the group still spans all of them
+    named = load_scene(write_scene(tmp_path, _boxes(True).replace("group: block",
+                                                                  "group: box-0"), "n.yaml"))
+    assert layout_spans(named)["box-0"] == pytest.approx(np.hypot(6, 6))
     # the "more than 3\" apart" check no longer pairs a group's own shapes
     apart = next(c for c in layout_checks(grouped, scene_deployment(grouped))
                  if "apart" in c.detail)
