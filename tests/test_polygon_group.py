@@ -165,6 +165,11 @@ models:
     grouped, loose = bf.judge("shooter", "grouped"), bf.judge("shooter", "loose")
     assert grouped.cover.in_cover and grouped.cover.source == "ruin"
     assert not loose.cover.in_cover
+    # a group named after one of its pieces: loose-b joins loose-a
+    joined = text.replace("[58, 20], [58, 26], [54, 26]]}",
+                          "[58, 20], [58, 26], [54, 26]], group: loose-a}")
+    bf = battlesight.load(write_scene(tmp_path, joined, "joined.yaml"))
+    assert bf.judge("shooter", "loose").cover.source == "loose-a"
 
 
 def test_polygon_area_and_group_in_the_scene_schema():

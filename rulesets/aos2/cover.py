@@ -75,8 +75,9 @@ def feature_of(board: Board, model: str) -> str | None:
             continue
         if wholly_within(o, entry.geometry.shape):
             return entry.id
-        if isinstance(entry.data.get("group"), str):
-            groups.setdefault(entry.data["group"], []).append(entry.geometry.shape)
+        group = entry.data.get("group")  # a piece without one is its own (it may name one)
+        groups.setdefault(group if isinstance(group, str) else entry.id, []).append(
+            entry.geometry.shape)
     for name, feet in groups.items():
         if len(feet) > 1 and wholly_within(o, shapely.union_all(feet)):
             return name
