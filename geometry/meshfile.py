@@ -109,7 +109,10 @@ def _check_bytes(path: str, suffix: str, size: int) -> None:
 def _read_mesh(path: str, suffix: str, y_up: bool) -> tuple[trimesh.Trimesh, np.ndarray,
                                                            tuple[str, ...]]:
     try:
-        scene = trimesh.load(path, force="scene", process=False)
+        # an OBJ's `o` objects are its parts: without split_objects trimesh merges them into
+        # one mesh named after the first (a figure whose first object is its base became all base)
+        extra = {"split_objects": True} if suffix == ".obj" else {}
+        scene = trimesh.load(path, force="scene", process=False, **extra)
     except Exception as exc:  # trimesh raises many kinds on bad files: all mean "not a mesh"
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
         raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()} ({why})") from None

@@ -98,3 +98,21 @@ def test_bad_parts_map_refused(tmp_path, keys, key, fragment):
     assert code == 2 and out == ""
     assert err.startswith(f"{path}:{line_of(path, 'id: a')}: {key}: ")
     assert fragment in err
+
+
+def test_obj_objects_are_parts(tmp_path):
+    """Each `o` object of an OBJ is a part of its own, named and labelled by its object name
+    (trimesh merges them into the first object unless asked to split them)."""
+    from battlesight.geometry.meshfile import load_mesh_file
+
+    scene = trimesh.Scene()
+    for name, height, z in [("Base", 0.12, 0.06), ("Marine_Armour_Detail", 1.2, 0.72),
+                            ("Banner_01", 0.3, 1.6)]:
+        part = trimesh.creation.box(extents=(0.4, 0.4, height)).apply_translation((0, 0, z))
+        scene.add_geometry(part, node_name=name, geom_name=name)
+    path = tmp_path / "figure.obj"
+    scene.export(path)
+    mesh, face_part, names = load_mesh_file(path)
+    assert sorted(names) == ["Banner_01", "Base", "Marine_Armour_Detail"]
+    labels = {part_label(names[i]) for i in set(face_part.tolist())}
+    assert labels == {"base", "body", "banner"}
