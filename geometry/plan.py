@@ -4,6 +4,7 @@ said otherwise; predicates and measures on them (inside, distance, hulls) are in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -100,10 +101,12 @@ def base_gap(
     facing_b: float,
 ) -> float:
     """Closest distance between the edges of two bases in plan (0 when they touch or overlap)."""
+    if radii_a[0] == radii_a[1] and radii_b[0] == radii_b[1]:  # round bases: centres apart
+        apart = math.hypot(float(center_a[0]) - float(center_b[0]),
+                           float(center_a[1]) - float(center_b[1]))
+        return max(0.0, apart - radii_a[0] - radii_b[0])
     a = np.asarray(center_a, dtype=np.float64)[:2]
     b = np.asarray(center_b, dtype=np.float64)[:2]
-    if radii_a[0] == radii_a[1] and radii_b[0] == radii_b[1]:
-        return max(0.0, float(np.linalg.norm(a - b)) - radii_a[0] - radii_b[0])
     return planar.gap(base_outline(a, radii_a, facing_a, 128),
                       base_outline(b, radii_b, facing_b, 128))
 
