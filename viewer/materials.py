@@ -51,16 +51,21 @@ def soup(mesh) -> np.ndarray:
     return np.asarray(mesh.vertices, dtype=np.float64)[np.asarray(mesh.faces, dtype=np.int64)]
 
 
-def auto_mat(world) -> str:
-    """The mat a table suggests: city paving under ruins and buildings, else grass."""
+CITY_RULESETS = ("wh40k6",)  # systems whose ruins stand in cities; the others' in the field
+
+
+def auto_mat(world, ruleset: str | None = None) -> str:
+    """The mat a table suggests: city paving under a 40k table's ruins and buildings, else
+    grass (a fantasy village or a field with ruins stays green)."""
     kinds = {entry.kind for entry in world.terrain.values()}
-    return "city" if kinds & {"ruin", "box"} else "grass"
+    return "city" if ruleset in CITY_RULESETS and kinds & {"ruin", "box"} else "grass"
 
 
-def table_top(table: tuple[float, float], world, mat: str, grid: bool) -> NodePath:
+def table_top(table: tuple[float, float], world, mat: str, grid: bool,
+              ruleset: str | None = None) -> NodePath:
     """The table top with its generated mat ("auto": `auto_mat`) and inch grid, the ground's
     occlusion baked in."""
-    mat = auto_mat(world) if mat == "auto" else mat
+    mat = auto_mat(world, ruleset) if mat == "auto" else mat
     width, depth = table
     tris = geom.polygon_soup([[0, 0], [width, 0], [width, depth], [0, depth]], 0.0)
     uvs = tris[..., :2] / np.array([width, depth])

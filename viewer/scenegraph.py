@@ -59,12 +59,13 @@ def translucent(node: NodePath, colour: palette.Colour, two_sided: bool = False)
     return lighting.unlit(node)
 
 
-def _table(root: NodePath, world, look: Look) -> tuple[NodePath, NodePath]:
+def _table(root: NodePath, world, look: Look, ruleset: str | None = None
+           ) -> tuple[NodePath, NodePath]:
     table = world.table
     width, depth = table
     ground = root.attach_new_node("ground")
     if look.shaded:  # the generated mat, lit and shadowed, its grid and occlusion baked in
-        top = materials.table_top(table, world, look.mat, look.grid)
+        top = materials.table_top(table, world, look.mat, look.grid, ruleset)
         top.reparent_to(ground)
     else:
         top = ground.attach_new_node(geom.soup_node("table-top", geom.polygon_soup(
@@ -262,7 +263,7 @@ def build_scene_graph(world, scene=None, look: Look = FLAT) -> SceneGraph:
     """The whole battlefield of world (and scene's deployment zones) under one root, in the
     look asked (the lit look also needs `lighting.light_battlefield` once on a stage)."""
     root = NodePath("battlefield")
-    ground, decals = _table(root, world, look)
+    ground, decals = _table(root, world, look, getattr(scene, "ruleset", None))
     graph = SceneGraph(root=root, ground=ground, decals=decals, look=look,
                        ruleset=getattr(scene, "ruleset", None))
     if scene is not None:

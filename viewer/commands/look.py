@@ -12,8 +12,8 @@ MAT_CHOICES = ("auto", "grass", "desert", "city", "plain")
 def add_look_options(parser) -> None:
     """Add the look options to a command's parser."""
     parser.add_argument("--mat", choices=MAT_CHOICES, default="auto",
-                        help="table mat texture (default auto: city where the table has ruins "
-                             "or buildings, else grass)")
+                        help="table mat texture (default auto: city under a wh40k6 table's "
+                             "ruins or buildings, else grass)")
     parser.add_argument("--no-inch-grid", action="store_true",
                         help="leave the inch grid off the table mat")
     parser.add_argument("--army", action="append", default=[], metavar="P=COLOUR",
