@@ -286,3 +286,18 @@ def test_the_key_light_is_the_one_shaded_after_a_software_render():
     image, px = render_top(*build(box_scene(True)), points)
     shadow, open_table = (brightness(image, p) for p in px)
     assert shadow < 0.75 * open_table, (shadow, open_table)
+
+
+@needs_gl
+def test_a_driver_that_refuses_the_program_gets_the_flat_look(monkeypatch):
+    from battlesight.viewer import samples
+    from battlesight.viewer.render import OffscreenRenderer
+
+    broken = lighting.FRAGMENT.replace("void main() {", "void main() { not glsl;", 1)
+    monkeypatch.setattr(lighting, "FRAGMENT", broken)
+    monkeypatch.setattr(lighting, "_programs", {})
+    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "headlessgl") as renderer:
+        assert renderer.view.look.shaded
+        image = renderer.render()
+        assert not renderer.view.look.shaded  # fell back, and still drew the table
+    assert image.reshape(-1, 3).std(axis=0).max() > 10

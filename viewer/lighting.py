@@ -273,15 +273,17 @@ def light_battlefield(stage_root: NodePath, battlefield: NodePath, table: tuple[
     return sun
 
 
-def warm_up(engine, stage) -> None:
+def warm_up(engine, stage) -> bool:
     """Draw one frame into a corner of the stage's regions: the shadow buffer is made (and
-    the programs compiled) by that frame, so the next full frame is already shadowed."""
+    the programs compiled) by that frame, so the next full frame is already shadowed.
+    Returns False when a program failed to compile here (draw the flat look instead)."""
     regions = list(getattr(stage, "_regions", ()))
     for region in regions:
         region.set_dimensions(0.0, 0.02, 0.0, 0.02)
     engine.render_frame()
     for region in regions:
         region.set_dimensions(0.0, 1.0, 0.0, 1.0)
+    return not any(shader.get_error_flag() for shader in _programs.values())
 
 
 def grid_lines(node: NodePath, on: bool = True) -> NodePath:

@@ -115,8 +115,10 @@ class OffscreenRenderer:
     def render(self) -> np.ndarray:
         """Draw one frame; (h, w, 3) uint8, top row first."""
         engine = platform.engine()
-        if not self._warm and self.backend != "tiny":
-            lighting.warm_up(engine, self.view.stage)  # shadow map and shaders, once
+        if not self._warm and self.backend != "tiny":  # shadow map and programs, once
+            if self.view.look.shaded and not lighting.warm_up(engine, self.view.stage):
+                self.view.look = lighting.FLAT  # a driver refused the GLSL: the flat look
+                self.view.build()
         self._warm = True
         engine.render_frame()
         if self.backend == "tiny":
