@@ -221,7 +221,9 @@ def png_bytes(image: np.ndarray) -> bytes:
     from PIL import Image
 
     buffer = io.BytesIO()
-    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG")
+    # zlib level 2: a textured 1080p picture in 0.1 s instead of 0.3 s, 15% larger
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG",
+                                                            compress_level=2)
     return buffer.getvalue()
 
 
