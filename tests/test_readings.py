@@ -511,3 +511,19 @@ def test_the_alternative_changes_what_the_code_decides(assignment):
 def test_readings_default_is_a_plain_mapping():
     chosen = Readings()
     assert dict(chosen) == {} and chosen.key() == ()
+
+
+def test_shoot_readings_text_names_what_changes_in_sight():
+    """A reading that changes only what firers see and how much of a model is seen says so,
+    instead of the vague 'the odds of a model'."""
+    from battlesight.viewer.commands.shoot import _changes
+
+    def report(sees, share):
+        return {"eligible": False, "reason": "out of range", "expected_unsaved": 0.0,
+                "firers": [{"model": "f1", "weapon": "boltgun", "can_fire": False,
+                            "shots": 0, "sees": sees}],
+                "targets": [{"model": "t1", "visible": True, "visible_fraction": share,
+                             "cover": {"in_cover": False, "value": None, "kind": "none"}}]}
+
+    text = _changes(report(["t1", "t2"], 0.70), report(["t1"], 0.48))
+    assert text == "f1 sees 2 -> 1; t1 70% -> 48% seen"

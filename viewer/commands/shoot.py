@@ -180,19 +180,28 @@ def format_report(r: dict) -> str:
 
 
 def _changes(before: dict, after: dict) -> str:
-    """What another reading changes in a report, in a few words: firers, target models' sight
-    and cover, the expected unsaved wounds."""
+    """What another reading changes in a report, in a few words, the weightiest first: whether
+    the unit may shoot, the expected unsaved wounds, firers, target models' sight and cover,
+    then what each firer sees and the share of each target model seen."""
     out = []
     if before["eligible"] != after["eligible"]:
         out.append("may shoot" if after["eligible"] else f"cannot shoot: {after['reason']}")
+    if before["expected_unsaved"] != after["expected_unsaved"]:
+        out.append(f"expected unsaved {before['expected_unsaved']:.3f} -> "
+                   f"{after['expected_unsaved']:.3f}")
     firers = {(f["model"], f.get("weapon")): f for f in before["firers"]}
+    sights = []
     for f in after["firers"]:
         was = firers.get((f["model"], f.get("weapon")))
-        if was is not None and (was["can_fire"], was.get("shots")) != (f["can_fire"],
-                                                                        f.get("shots")):
+        if was is None:
+            continue
+        if (was["can_fire"], was.get("shots")) != (f["can_fire"], f.get("shots")):
             fires = f"fires {f.get('shots', '')}".strip() if f["can_fire"] else "cannot fire"
             out.append(f"{f['model']} {fires}")
+        elif len(was["sees"]) != len(f["sees"]):
+            sights.append(f"{f['model']} sees {len(was['sees'])} -> {len(f['sees'])}")
     targets = {t["model"]: t for t in before["targets"]}
+    shares = []
     for t in after["targets"]:
         was = targets.get(t["model"])
         if was is None:
@@ -202,9 +211,11 @@ def _changes(before: dict, after: dict) -> str:
         elif cover_text(was["cover"]) != cover_text(t["cover"]):
             out.append(f"{t['model']} cover {cover_text(was['cover'])} -> "
                        f"{cover_text(t['cover'])}")
-    if before["expected_unsaved"] != after["expected_unsaved"]:
-        out.append(f"expected unsaved {before['expected_unsaved']:.3f} -> "
-                   f"{after['expected_unsaved']:.3f}")
+        elif f"{was['visible_fraction']:.0%}" != f"{t['visible_fraction']:.0%}":
+            shares.append(f"{t['model']} {was['visible_fraction']:.0%} -> "
+                          f"{t['visible_fraction']:.0%} seen")
+    out.extend(sights)
+    out.extend(shares)
     return "; ".join(out) or "the odds of a model"
 
 
