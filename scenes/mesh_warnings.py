@@ -38,6 +38,10 @@ def _likelier_unit(height: float, units: str, kind: str) -> str | None:
     return min(fits, key=lambda u: abs(math.log(raw * UNITS[u] / typical)), default=None)
 
 
+#: How a warning names a unit ("read as in" reads badly).
+_UNIT_WORDS = {"in": "inches", "mm": "mm", "cm": "cm", "m": "metres"}
+
+
 def unit_warnings(scene: Scene) -> list[SceneWarning]:
     """A warning per mesh piece or mesh model whose size, read in its units, is implausible
     for its kind (PLAUSIBLE) while another unit makes it plausible, with the `units:` line to
@@ -56,15 +60,17 @@ def unit_warnings(scene: Scene) -> list[SceneWarning]:
             height = _natural_height(resolve_mesh_file(file, scene.scene_dir), data)
         except (ValueError, OSError):
             continue  # the build reports a file it cannot read
-        units = (data.units if isinstance(data, ModelSpec) else data.get("units")) or "in"
+        written = data.units if isinstance(data, ModelSpec) else data.get("units")
+        units = written or "in"
         better = _likelier_unit(height, units, kind)
         if better is None:
             continue
         size = height / UNITS[units] * UNITS[better]
         line = scene.line_of(f"{path}.units") or scene.line_of(f"{path}.{file_key}")
+        given = "set" if written else "add"
         out.append(SceneWarning(
             scene.file, line, f"{path}.units",
             f"this mesh {'piece' if kind == 'terrain' else 'model'} is {height:.3g}\" tall "
-            f"read in {units}, {size:.3g}\" in {better}: its file is most likely in {better} "
-            f"(add 'units: {better}')"))
+            f"read as {_UNIT_WORDS[units]}, {size:.3g}\" as {_UNIT_WORDS[better]}: its file is "
+            f"most likely in {better} ({given} 'units: {better}')"))
     return out

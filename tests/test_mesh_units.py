@@ -146,7 +146,7 @@ def test_validate_warns_of_millimetres_read_as_inches(tmp_path):
     lines = [ln for ln in err.splitlines() if "warning:" in ln]
     wall = next(ln for ln in lines if "terrain[wall]" in ln)
     assert wall.startswith(f"{path}:{line_of(path, 'id: wall')}: terrain[wall].units: warning:")
-    assert "76.2\" tall read in in" in wall and "add 'units: mm'" in wall
+    assert "76.2\" tall read as inches, 3\" as mm" in wall and "(add 'units: mm')" in wall
     gob = next(ln for ln in lines if "models[gob]" in ln)
     assert "add 'units: mm'" in gob
     assert not any("models[troll]" in ln for ln in lines)  # its units are given
@@ -212,3 +212,11 @@ def test_the_rules_measure_the_height_the_world_stands(tmp_path):
         assert bf.board.outline(model_id).height == pytest.approx(volume_top, rel=1e-9)
         ry, _ = bf.board.outline(model_id).radii
         assert 2 * ry * MM == pytest.approx(bf.scene.model(model_id).base, rel=1e-9)
+
+
+def test_wrong_units_given_are_to_be_set_not_added(tmp_path):
+    path = scene_file(tmp_path, wall_keys=", units: m", fig_keys=", up: y")
+    code, out, err = run(["validate", path])
+    assert code == 0, err
+    wall = next(ln for ln in err.splitlines() if "terrain[wall].units: warning:" in ln)
+    assert "tall read as metres" in wall and wall.endswith("(set 'units: mm')")
