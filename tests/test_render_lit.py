@@ -301,3 +301,11 @@ def test_a_driver_that_refuses_the_program_gets_the_flat_look(monkeypatch):
         image = renderer.render()
         assert not renderer.view.look.shaded  # fell back, and still drew the table
     assert image.reshape(-1, 3).std(axis=0).max() > 10
+
+
+def test_army_colours_read_names_hex_and_rgb():
+    look = lighting.Look(armies={1: "green", 2: "#ff8000", 3: (0.1, 0.2, 0.3)})
+    assert look.army(1) == pytest.approx((0.20, 0.62, 0.22, 1.0))
+    assert look.army(2) == pytest.approx((1.0, 128 / 255, 0.0, 1.0))
+    assert look.army(3) == pytest.approx((0.1, 0.2, 0.3, 1.0))
+    assert look.army(4) == lighting.palette.player_colour(4)

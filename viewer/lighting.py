@@ -169,9 +169,13 @@ class Look:
     armies: dict[int, palette.Colour] = field(default_factory=dict)
 
     def army(self, player: int | None) -> palette.Colour:
-        """A player's colour: the one chosen for it, else the palette's."""
+        """A player's colour: the one chosen for it (RGBA, or a name / #rrggbb as
+        `palette.parse_colour` reads), else the palette's."""
         if player is not None and player in self.armies:
-            return self.armies[player]
+            colour = self.armies[player]
+            if isinstance(colour, str):
+                return palette.parse_colour(colour)
+            return tuple(float(c) for c in (*colour, 1.0)[:4])
         return palette.player_colour(player)
 
 
