@@ -114,6 +114,9 @@ def test_shoot_sees_and_measures_a_garrison_through_its_feature(tmp_path, capsys
     assert played["firers"][0]["exact"] == line["exact"]  # the same odds in play
     back = _shoot(capsys, path, "g", "s")  # the garrison shoots from its feature
     assert back["eligible"] and all(abs(f["distance"] - 17.5) < 1e-3 for f in back["firers"])
+    # seen through the feature: the whole model counts as seen, both ways (not "seen, 0%")
+    assert all(t["visible"] and t["visible_fraction"] == 1.0
+               for r in (report, back) for t in r["targets"])
 
 
 # ---- the priority winner's choice ---------------------------------------------------------

@@ -189,14 +189,17 @@ def analyse(board: Board, unit: str, target: str, ctx: Context | None = None) ->
             else f"{unit} has no {kind} weapons")
     fr = {pair: v.seen_share for pair, v in verdicts.items()}
     armed = list(dict.fromkeys(f.model for f in report.firers))
+    # a garrison sees and is seen through its feature (§5.3): a model seen counts whole
+    through = ctx.missile and (unit in ctx.garrisons or target in ctx.garrisons)
     for t in targets:
         lines = [f for f in report.firing if t in f.sees or not ctx.missile]
         p_hit, p_wound, p_fail = chain(
             (f.weapon.attacks_dist().mean(), f.p_hit, f.p_wound, f.p_save_fail) for f in lines)
+        seen = any(t in f.sees for f in report.firers)
         report.targets.append({
-            "model": t, "visible": any(t in f.sees for f in report.firers) or not ctx.missile,
-            "visible_fraction": round(max((fr.get((a, t), 0.0) for a in armed),
-                                          default=0.0), 4),
+            "model": t, "visible": seen or not ctx.missile,
+            "visible_fraction": float(seen) if through else round(
+                max((fr.get((a, t), 0.0) for a in armed), default=0.0), 4),
             "cover": _target_cover(t, lines, report.firers, verdicts).to_dict(),
             "distance": round(min(_distance(board, a, [t], ctx) for a in attackers), 3),
             "in_range": bool(lines),
