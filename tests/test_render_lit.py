@@ -163,8 +163,8 @@ def test_leaves_are_see_through_and_mats_are_generated():
 
     alpha = textures.leaves()[..., 3]
     assert set(np.unique(alpha)) == {0, 255} and 0.2 < (alpha == 0).mean() < 0.8
-    grass = textures.table_mat("grass", (24, 24), grid=False)
-    desert = textures.table_mat("desert", (24, 24), grid=False)
+    grass = textures.table_mat("grass", (24, 24))
+    desert = textures.table_mat("desert", (24, 24))
     assert grass.shape == desert.shape and grass.std() > 3
     assert grass[..., 1].mean() > grass[..., 2].mean() + 20  # green
     assert desert[..., 0].mean() > desert[..., 2].mean() + 30  # sand

@@ -70,7 +70,7 @@ def table_top(table: tuple[float, float], world, mat: str, grid: bool,
     tris = geom.polygon_soup([[0, 0], [width, 0], [width, depth], [0, depth]], 0.0)
     uvs = tris[..., :2] / np.array([width, depth])
     node = NodePath(geom.surface_node("table-top", tris, uvs))
-    image = textures.table_mat(mat, table, False, ambient.table_occlusion(world, table))
+    image = textures.table_mat(mat, table, ambient.table_occlusion(world, table))
     node.set_texture(textures.image_texture(image, f"mat-{mat}"), 1)
     lighting.grid_lines(node, grid)
     node.hide(lighting.SHADOW_MASK)  # nothing lies under the table: its shadow pass is skipped

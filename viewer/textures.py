@@ -1,5 +1,5 @@
-"""Textures generated in code (numpy): the table mat (grass, desert, city, with an optional inch
-grid), stone, bark, earth and leaves; and numpy images handed to Panda3D as Textures.
+"""Textures generated in code (numpy): the table mat (grass, desert, city), stone, bark, earth
+and leaves; and numpy images handed to Panda3D as Textures.
 
 Every pattern is value noise summed over octaves, seeded, so the same scene always gets the
 same picture. Images are (h, w, 3|4) uint8 with row 0 at the top, like any image file.
@@ -95,28 +95,14 @@ def mat_colours(kind: str, shape: tuple[int, int], seed: int = 0) -> np.ndarray:
     raise ValueError(f"unknown mat {kind!r}; use {', '.join(MATS)}")
 
 
-def draw_grid(rgb: np.ndarray, table: tuple[float, float], major: int = 6) -> np.ndarray:
-    """Inch grid lines (stronger every `major` inches) painted into a mat's colours."""
-    h, w = rgb.shape[:2]
-    width, depth = table
-    out = rgb.copy()
-    for step, strength in ((1, 0.82), (major, 0.62)):
-        xs = np.round(np.arange(0, width + 1e-9, step) * (w - 1) / width).astype(int)
-        ys = np.round(np.arange(0, depth + 1e-9, step) * (h - 1) / depth).astype(int)
-        out[:, xs] *= strength
-        out[ys, :] *= strength
-    return out
-
-
-def table_mat(kind: str, table: tuple[float, float], grid: bool = True,
-              occlusion: np.ndarray | None = None, seed: int = 0) -> np.ndarray:
+def table_mat(kind: str, table: tuple[float, float], occlusion: np.ndarray | None = None,
+              seed: int = 0) -> np.ndarray:
     """(h, w, 3) uint8 mat image for a width x depth table, row 0 at the far edge (y = depth);
     occlusion (ny, nx) in [0, 1] over the table (row 0 at y = 0) darkens the ground where
-    terrain stands close (baked ambient occlusion)."""
+    terrain stands close (baked ambient occlusion). The inch grid is drawn by the lit program
+    (`lighting.grid_lines`), sharp at any distance."""
     shape = mat_shape(table)
     rgb = mat_colours(kind, shape, seed)
-    if grid:
-        rgb = draw_grid(rgb, table)
     if occlusion is not None:
         rgb *= resample(np.asarray(occlusion, float)[::-1], shape)[..., None]
     return _to_uint8(rgb)
