@@ -309,3 +309,10 @@ def test_army_colours_read_names_hex_and_rgb():
     assert look.army(2) == pytest.approx((1.0, 128 / 255, 0.0, 1.0))
     assert look.army(3) == pytest.approx((0.1, 0.2, 0.3, 1.0))
     assert look.army(4) == lighting.palette.player_colour(4)
+
+
+def test_the_mat_option_offers_every_generated_mat():
+    from battlesight.viewer import textures
+    from battlesight.viewer.commands.look import MAT_CHOICES
+
+    assert MAT_CHOICES == ("auto", *textures.MATS)  # the parser's copy (no Panda3D import)

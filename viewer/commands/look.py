@@ -6,7 +6,7 @@ from __future__ import annotations
 from battlesight.scenes.limits import shown
 from battlesight.viewer.errors import UsageError
 
-MAT_CHOICES = ("auto", "grass", "desert", "city", "plain")
+MAT_CHOICES = ("auto", "grass", "desert", "city", "plain")  # ("auto", *textures.MATS)
 
 
 def add_look_options(parser) -> None:
