@@ -527,3 +527,19 @@ def test_shoot_readings_text_names_what_changes_in_sight():
 
     text = _changes(report(["t1", "t2"], 0.70), report(["t1"], 0.48))
     assert text == "f1 sees 2 -> 1; t1 70% -> 48% seen"
+
+
+def test_los_readings_all_under_a_chosen_reading_names_it(capsys):
+    """With --reading, the verdicts compared against are the chosen reading's, and the
+    table's column says so instead of 'default'."""
+    demo = str(battlesight.example("demo"))
+    assert main(["los", demo, "--from", "sgt", "--readings", "all"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["los", demo, "--from", "sgt", "--readings", "all", "--reading",
+                 "wh40k6.A5=whole-model"]) == 0
+    chosen = capsys.readouterr().out
+    head = next(ln for ln in plain.splitlines() if ln.startswith("pair "))
+    assert " default " in head
+    head = next(ln for ln in chosen.splitlines() if ln.startswith("pair "))
+    assert "under wh40k6.A5=whole-model" in head and " default " not in head
+    assert "wh40k6.A5=body-only" in chosen

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.profiles import STANDARD_LABEL, profile_label
+from battlesight.rulesets.core.readings import Readings
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import to_json
@@ -49,7 +50,7 @@ def run(args) -> int:
         if args.json:  # one entry a line: the C encoder, 3-4x faster than indenting each
             print("[\n" + ",\n".join(to_json(r, indent=None) for r in reports) + "\n]")
         else:
-            print(format_matrix(scene, reports) + format_readings(reports))
+            print(format_matrix(scene, reports) + format_readings(reports, args.chosen))
         return 0
     require_model(scene, args.observer)
     if args.target is not None:
@@ -64,7 +65,7 @@ def run(args) -> int:
     if args.json:
         print_json(reports[0] if args.target is not None else reports)
     else:
-        print(format_reports(args.observer, reports) + format_readings(reports))
+        print(format_reports(args.observer, reports) + format_readings(reports, args.chosen))
     return 0
 
 
@@ -139,9 +140,11 @@ def format_matrix(scene: Scene, reports: list[dict]) -> str:
               "the rules, and the cover most of them have; `--from MODEL` gives the detail")
 
 
-def format_readings(reports: list[dict]) -> str:
+def format_readings(reports: list[dict], chosen: Mapping[str, str] | None = None) -> str:
     """The `--readings all` lines: each verdict another reading changes, with the reading,
-    its rule and what the verdict becomes ('' without --readings all)."""
+    its rule and what the verdict becomes ('' without --readings all). The verdicts compared
+    against are the defaults' unless `--reading` chose others (`chosen`: the readings used),
+    and the column says which."""
     if not any("readings" in r for r in reports):
         return ""
     rows = [[f"{r['observer']} -> {r['target']}", f"{e['reading']}={e['value']}", e["rule"],
@@ -150,7 +153,17 @@ def format_readings(reports: list[dict]) -> str:
     if not rows:
         return "\n\nreadings: no other reading of an ambiguous rule changes these verdicts"
     return ("\n\nreadings that change a verdict\n"
-            + table(rows, ["pair", "reading", "rule", "default", "under the reading"]))
+            + table(rows, ["pair", "reading", "rule", _judged_under(chosen),
+                           "under the reading"]))
+
+
+def _judged_under(chosen: Mapping[str, str] | None) -> str:
+    """The heading of the judged verdict's column: 'default', or the readings --reading
+    chose ('under wh40k6.A5=whole-model')."""
+    changed = chosen.changed() if isinstance(chosen, Readings) else dict(chosen or {})
+    if not changed:
+        return "default"
+    return "under " + ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
 
 
 def _verdict_text(verdict: dict) -> str:
