@@ -241,6 +241,14 @@ def test_a_bad_aoe_or_spray_value_is_refused_in_one_line(capsys, tmp_path):
     assert sp and "SP 6, SP 8, SP 10" in sp[0] and "'SP 7'" in sp[0]
 
 
+def test_a_spray_with_an_aoe_is_refused(capsys, tmp_path):
+    both = SPRAY.replace('RNG: "SP 8", ROF: 1', 'RNG: "SP 8", AOE: 3, ROF: 1')
+    scene = write_scene(tmp_path, both)
+    assert main(["validate", str(scene)]) == 2
+    (line, *_) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"{scene}:11: models[pyro].weapons[0].AOE: a spray weapon")
+
+
 #: an Abomination next to a friendly unit; an enemy unit 4" away; a far friendly unit
 TERROR = """\
 format: 1

@@ -94,6 +94,12 @@ def weapon_problems(value: Any, path: str) -> list[Problem]:
                 out.append((f"{path}.weapons[{i}].{key}",
                             f"must be a template diameter in inches ({_sizes(AOE_SIZES)}), "
                             f"got {show(aoe)}"))
+            elif aoe not in (None, "-") and any(spray_length(entry.get(k)) is not None
+                                                for k in ("RNG", "rng")):
+                # one template per attack: a spray read with an AOE silently lost its spray
+                out.append((f"{path}.weapons[{i}].{key}",
+                            f"a spray weapon (RNG {show(entry.get('RNG', entry.get('rng')))}) "
+                            f"has no AOE: give one or the other"))
     return out
 
 
