@@ -133,16 +133,20 @@ def test_stride_and_field_difference():
     assert field_difference(a, b) == pytest.approx({"mean_abs": 0.1 / 3, "share_over": 1 / 3})
 
 
-def test_bench_rows(capsys):
+def test_bench_rows(capsys, monkeypatch):
     scene = generate_layout("wh40k6", 1)
+    monkeypatch.setattr(refine, "COARSE_INCHES", 8.0)  # a 2-cell lattice over a 4" grid
+    monkeypatch.setattr(refine, "MIN_SURE", 1.01)  # the default casts every pair
     fine = analysis_row(scene, 4.0, repeat=1)
-    assert fine["field_mean_abs"] <= 0.004 and fine["speedup"] > 0
+    assert fine["method"] == "every pair" and fine["field_mean_abs"] <= 1e-4
+    assert fine["speedup"] > 0 and fine["forced_mean_abs"] <= 0.004  # the refinement measured
     coarse = analysis_row(scene, 6.0, repeat=1, exact_reference=False)
     batch = batch_row("wh40k6", 1, 2, 6.0, workers=1)
     assert batch["layouts"] == 2 and batch["dask_layouts_per_min"] > 0
     text = format_layout_bench({"ruleset": "wh40k6", "table": [72, 48], "pieces": 12,
                                 "fine": fine, "coarse": coarse, "batch": batch})
     assert "vs --exact" in text and "Dask batch, 1 workers" in text and "per layout" in text
+    assert "refinement forced on" in text
 
 
 def test_exhaustive_split_over_two_processes_is_pair_sight():

@@ -93,11 +93,13 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
     cols = np.concatenate([col_ids[p] for p in players])
     bounds = np.cumsum([0] + [len(col_ids[p]) for p in players])
     part = {p: slice(bounds[i], bounds[i + 1]) for i, p in enumerate(players)}
+    method = {"method": "exact", "stride": 1}
     if exact:
         sight = pair_sight(world, g.foot, rows, cols, model.sight_test())
     else:
         sight = refined_pair_sight(world, g, rows, [col_ids[p] for p in players],
-                                   model.sight_test(), stride=stride, workers=workers)
+                                   model.sight_test(), stride=stride, workers=workers,
+                                   report=method)
 
     sees, seen, seen_any = {}, {}, {}
     for p in players:
@@ -152,6 +154,7 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
         "terrain_area": r(terrain),
         "blocking_area": r(blocking),
         "checks": [c.to_dict() for c in checks],
+        "method": method["method"],
         "segments": int(sight.segments),
         "seconds": round(time.perf_counter() - start, 3),
         "cpu_seconds": round(time.process_time() - cpu, 3),

@@ -18,7 +18,7 @@ from battlesight.geometry import ray
 from .analysis import analyze_scene, terrain_world
 from .batch import _client, analyze_batch, generated_jobs, run_job
 from .generate import generate_layout
-from .refine import field_difference
+from .refine import default_stride, field_difference
 
 
 def _one_core():
@@ -30,13 +30,15 @@ def _one_core():
     return before
 
 
-def _timed_analysis(scene, grid: float, exact: bool, workers: int | None = None):
+def _timed_analysis(scene, grid: float, exact: bool, workers: int | None = None,
+                    stride: int | None = None):
     """(wall seconds with the world build, world build seconds, LayoutAnalysis)."""
     start = time.perf_counter()
     world = terrain_world(scene)
     world.solid_scene  # noqa: B018 - the BVH build is part of the analysis
     built = time.perf_counter() - start
-    analysis = analyze_scene(scene, grid, world=world, exact=exact, workers=workers)
+    analysis = analyze_scene(scene, grid, world=world, exact=exact, workers=workers,
+                             stride=stride)
     return time.perf_counter() - start, built, analysis
 
 
@@ -106,23 +108,38 @@ def format_bench(f: dict) -> str:
 
 
 def analysis_row(scene, grid: float, repeat: int = 3, exact_reference: bool = True) -> dict:
-    """The refined analysis of one scene at `grid` (best of `repeat`, both cores), and with
-    exact_reference the exhaustive one beside it (one run): seconds, their ratio, segments and
-    the worst field match (`field_difference`) over the analysis' fields."""
+    """The default analysis of one scene at `grid` (best of `repeat`, both cores; its method),
+    and with exact_reference the exhaustive one beside it (one run): seconds, their ratio,
+    segments and the worst field match (`field_difference`) over the analysis' fields. Where
+    the default cast every pair of a grid finer than 1", the refinement forced on (one run) is
+    measured and matched too (`forced_*`)."""
     runs = [_timed_analysis(scene, grid, exact=False) for _ in range(repeat)]
     wall, _, fast = min(runs, key=lambda r: r[0])
     row = {"grid": grid, "cells": fast.figures["cells"]["standable"], "refined_s": round(wall, 3),
-           "refined_segments": fast.figures["segments"]}
-    if exact_reference:
-        exact_s, _, exact = _timed_analysis(scene, grid, exact=True)
-        worst = {"mean_abs": 0.0, "share_over": 0.0}
-        for name, values in fast.fields.items():
-            diff = field_difference(values, exact.fields[name])
-            worst = {k: max(worst[k], diff[k]) for k in worst}
-        row.update(exact_s=round(exact_s, 3), exact_segments=exact.figures["segments"],
-                   speedup=round(exact_s / wall, 2), field_mean_abs=round(worst["mean_abs"], 5),
-                   field_share_over=round(worst["share_over"], 5))
+           "refined_segments": fast.figures["segments"], "method": fast.figures["method"]}
+    if not exact_reference:
+        return row
+    exact_s, _, exact = _timed_analysis(scene, grid, exact=True)
+    row.update(exact_s=round(exact_s, 3), exact_segments=exact.figures["segments"],
+               speedup=round(exact_s / wall, 2), **_match(fast, exact))
+    if fast.figures["method"] != "refined" and default_stride(grid) > 1:
+        forced_s, _, forced = _timed_analysis(scene, grid, exact=False,
+                                              stride=default_stride(grid))
+        match = _match(forced, exact)
+        row.update(forced_s=round(forced_s, 3), forced_segments=forced.figures["segments"],
+                   forced_mean_abs=match["field_mean_abs"],
+                   forced_share_over=match["field_share_over"])
     return row
+
+
+def _match(analysis, exact) -> dict:
+    """The worst `field_difference` over the fields of an analysis against the exact one."""
+    worst = {"mean_abs": 0.0, "share_over": 0.0}
+    for name, values in analysis.fields.items():
+        diff = field_difference(values, exact.fields[name])
+        worst = {k: max(worst[k], diff[k]) for k in worst}
+    return {"field_mean_abs": round(worst["mean_abs"], 5),
+            "field_share_over": round(worst["share_over"], 5)}
 
 
 def batch_row(ruleset: str, seed: int, layouts: int, grid: float, workers: int) -> dict:
@@ -169,7 +186,7 @@ def _warm() -> None:
 
 
 def layout_bench(seed: int = 1, ruleset: str = "wh40k6", repeat: int = 3, layouts: int = 40,
-                 batch_grid: float = 1.0, workers: int = 2) -> dict:
+                 batch_grid: float = 2.0, workers: int = 2) -> dict:
     """The layout rows of `battlesight bench` (see the module docstring)."""
     scene = generate_layout(ruleset, seed)
     return {
@@ -189,12 +206,18 @@ def format_layout_bench(f: dict) -> str:
              f"layout, {f['pieces']} pieces"]
     for row in (fine, coarse):
         line = (f"    analysis at {row['grid']:g}\" ({row['cells']:,} cells)  "
-                f"{row['refined_s']:8.2f} s refined")
+                f"{row['refined_s']:8.2f} s ({row['method']})")
         if "exact_s" in row:
             line += (f"   vs --exact {row['exact_s']:.2f} s ({row['speedup']:.2f}x); field "
                      f"mean |diff| {row['field_mean_abs']:.4f}, "
                      f"{row['field_share_over']:.2%} cells > 0.05")
         lines.append(line)
+        if "forced_s" in row:
+            lines.append(f"      refinement forced on: {row['forced_s']:.2f} s, "
+                         f"{row['forced_segments']:,} segments against "
+                         f"{row['exact_segments']:,}; field mean |diff| "
+                         f"{row['forced_mean_abs']:.4f}, {row['forced_share_over']:.2%} cells "
+                         "> 0.05")
     lines += [
         f"    Dask batch, {batch['workers']} workers, {batch['layouts']} layouts at "
         f"{batch['grid']:g}\"  {batch['dask_layouts_per_min']:7.1f} layouts/min   vs serial "

@@ -52,6 +52,9 @@ from .forked import Forked, default_workers, exhaustive_pair_sight
 #: Coarse lattice spacing in inches (rounded to a power of two of cells): wider lattices share
 #: more answers but make more of them unsure (the margin around ruins grows with the step).
 COARSE_INCHES = 1.0
+#: How a layout analysis casts its pairs (the `method` figure): refined adaptively, every pair
+#: split over processes, or `pair_sight` in one process (`analyze --exact`).
+METHODS = ("refined", "every pair", "exact")
 #: Least share of sure answers among sampled pairs for the default to refine.
 MIN_SURE = 0.4
 #: Pairs sampled for that share.
@@ -72,7 +75,7 @@ def default_stride(cell: float) -> int:
 
 def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
                        groups: Sequence[np.ndarray], test: SightTest, stride: int | None = None,
-                       workers: int | None = None) -> PairSight:
+                       workers: int | None = None, report: dict | None = None) -> PairSight:
     """Sight between every row cell and every column cell of the grid, refined adaptively (see
     the module docstring); the PairSight `pair_sight(world, grid.foot, rows, cols, test)` gives
     for cols = the groups one after the other (each group, a deployment zone, is refined over its
@@ -83,8 +86,10 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
     `default_stride`, and every pair is cast as well when fewer than MIN_SURE of a sample of
     pairs have answers a neighbour could share (a table crowded with ruins: refining would cast
     nearly every pair anyway, and pay for the unsure tests on top). workers: processes to share
-    the casting (default `default_workers`).
+    the casting (default `default_workers`). report: a dict given here gets `method`: METHODS'
+    "refined" or "every pair", and `stride`.
     """
+    report = {} if report is None else report
     rows = np.asarray(rows, dtype=np.int64)
     groups = [np.asarray(g, dtype=np.int64) for g in groups]
     cell = float(grid.xs[1] - grid.xs[0]) if len(grid.xs) > 1 else 1.0
@@ -94,12 +99,14 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
     if stride < 1 or stride & (stride - 1):
         raise ValueError(f"stride must be a power of two, got {stride}")
     bounds = np.cumsum([0] + [len(g) for g in groups])
+    report.update(method="every pair", stride=1)
     if stride == 1 or not (len(rows) and bounds[-1]):  # nothing to share: every pair cast
         return exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers)
     caster = _Sight(world, grid.foot, test, stride * cell)
     if not chosen and _sure_share(caster, rows, np.concatenate(groups)) < MIN_SURE:
         sight = exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers)
         return PairSight(sight.sees, sight.seen, sight.segments + caster.segments)
+    report.update(method="refined", stride=stride)
     shape = grid.shape
     n = shape[0] * shape[1]
     code = np.zeros((len(rows), bounds[-1]), dtype=np.int8)

@@ -231,7 +231,8 @@ def format_report(f: dict) -> str:
     for c in f["checks"]:
         mark = "pass" if c["passed"] else ("FAIL" if c["kind"] == "set-up" else "note")
         lines.append(f"    {mark}  {c['rule']}: {c['detail']}")
-    lines.append(f"  {f['segments']:,} sight segments in {f['seconds']:.2f} s")
+    method = f" ({f['method']})" if "method" in f else ""
+    lines.append(f"  {f['segments']:,} sight segments in {f['seconds']:.2f} s{method}")
     return "\n".join(lines)
 
 
