@@ -316,3 +316,15 @@ def test_the_mat_option_offers_every_generated_mat():
     from battlesight.viewer.commands.look import MAT_CHOICES
 
     assert MAT_CHOICES == ("auto", *textures.MATS)  # the parser's copy (no Panda3D import)
+
+
+@needs_gl
+def test_lit_pictures_are_multisampled_and_flat_ones_are_not():
+    from battlesight.viewer import samples
+    from battlesight.viewer.render import OffscreenRenderer
+
+    world = samples.one_model_world()
+    with OffscreenRenderer(world, None, 64, 48, "headlessgl") as lit:
+        assert lit.target.buffer.get_fb_properties().get_multisamples() >= 2
+    with OffscreenRenderer(world, None, 64, 48, "headlessgl", lighting.FLAT) as flat:
+        assert flat.target.buffer.get_fb_properties().get_multisamples() == 0
