@@ -319,12 +319,22 @@ def test_the_mat_option_offers_every_generated_mat():
 
 
 @needs_gl
-def test_lit_pictures_are_multisampled_and_flat_ones_are_not():
+def test_lit_pictures_are_anti_aliased(monkeypatch):
+    """Multisampling smooths a slanted edge: the pictures with and without it differ along
+    the slab's outline only, and the lit buffer has the samples (the flat one none)."""
     from battlesight.viewer import samples
     from battlesight.viewer.render import OffscreenRenderer
 
-    world = samples.one_model_world()
-    with OffscreenRenderer(world, None, 64, 48, "headlessgl") as lit:
+    slab = {"id": "slab", "type": "box", "at": [12, 12], "size": [8, 1, 0.5], "rotation": 20}
+    scene, world = build(box_scene(False, terrain=[slab]))
+    smooth, _ = render_top(scene, world, [[12.0, 12.0, 0.0]], size=(300, 300))
+    monkeypatch.setattr(lighting, "MULTISAMPLES", 0)
+    jagged, _ = render_top(scene, world, [[12.0, 12.0, 0.0]], size=(300, 300))
+    changed = (np.abs(smooth.astype(int) - jagged).max(axis=2) > 8).sum()
+    assert 20 < changed < 0.02 * 300 * 300, changed
+    monkeypatch.undo()
+    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "headlessgl") as lit:
         assert lit.target.buffer.get_fb_properties().get_multisamples() >= 2
-    with OffscreenRenderer(world, None, 64, 48, "headlessgl", lighting.FLAT) as flat:
+    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "headlessgl",
+                           lighting.FLAT) as flat:
         assert flat.target.buffer.get_fb_properties().get_multisamples() == 0

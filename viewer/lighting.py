@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from panda3d.core import (
+    AntialiasAttrib,
     BitMask32,
     ColorWriteAttrib,
     DirectionalLight,
@@ -264,6 +265,7 @@ def light_battlefield(stage_root: NodePath, battlefield: NodePath, table: tuple[
     width, depth = table
     sun = add_sun(stage_root, np.array([-2.0, -2.0, -1.0]),
                   np.array([width + 2.0, depth + 2.0, max(top, 1.0) + 0.5]))
+    stage_root.set_antialias(AntialiasAttrib.M_multisample)  # the buffer's samples are used
     battlefield.set_light_off()  # the stage's fixed-function lights: not p3d_LightSource[0]
     battlefield.set_light(sun)
     battlefield.set_shader(program("lit"))
