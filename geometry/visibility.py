@@ -412,13 +412,22 @@ def _leave_observers(world, queries, origins, directions, query_of):
     if not len(rays):
         return leave
     # every ray in its observer's frame, then one engine call per volume (models of one
-    # shape share their volume's scene): a placed model turns about z only
+    # shape share their volume's scene): a placed model turns about z only; the rays of a
+    # query share its sight point, moved once per query
     models = [world.models[name] for name in observers]
-    turn = np.array([m.transform[:2, :2].ravel() for m in models])[ray_observer[rays]]
-    o = origins[rays] - np.array([m.position for m in models])[ray_observer[rays]]
+    turns = np.array([m.transform[:2, :2].ravel() for m in models])
+    first_ray = np.full(len(queries), -1, dtype=np.int64)
+    first_ray[query_of[::-1]] = np.arange(len(query_of))[::-1]
+    has = (first_ray >= 0) & (observer_of >= 0)
+    eyes = np.zeros((len(queries), 3))
+    k_of = np.where(has, observer_of, 0)
+    rel = origins[first_ray[has]] - np.array([m.position for m in models])[k_of[has]]
+    t = turns[k_of[has]]
+    eyes[has] = np.column_stack([rel[:, 0] * t[:, 0] + rel[:, 1] * t[:, 2],
+                                 rel[:, 0] * t[:, 1] + rel[:, 1] * t[:, 3], rel[:, 2]])
+    turn = turns[ray_observer[rays]]
     d = directions[rays]
-    local_o = np.column_stack([o[:, 0] * turn[:, 0] + o[:, 1] * turn[:, 2],
-                               o[:, 0] * turn[:, 1] + o[:, 1] * turn[:, 3], o[:, 2]])
+    local_o = eyes[query_of[rays]]
     local_d = np.column_stack([d[:, 0] * turn[:, 0] + d[:, 1] * turn[:, 2],
                                d[:, 0] * turn[:, 1] + d[:, 1] * turn[:, 3], d[:, 2]])
     scenes: dict[int, tuple[Any, list[int]]] = {}
@@ -426,7 +435,8 @@ def _leave_observers(world, queries, origins, directions, query_of):
         scene = volume_scene(m.volume, None)
         scenes.setdefault(id(scene), (scene, []))[1].append(k)
     for scene, ks in scenes.values():
-        sel = np.flatnonzero(np.isin(ray_observer[rays], ks))
+        sel = np.arange(len(rays)) if len(scenes) == 1 else \
+            np.flatnonzero(np.isin(ray_observer[rays], ks))
         if len(sel):
             dist, geom = scene.first_hit(local_o[sel], local_d[sel])
             leave[rays[sel]] = np.where(geom >= 0, dist, 0.0)
