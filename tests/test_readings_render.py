@@ -56,3 +56,15 @@ def test_render_draws_the_verdicts_under_a_reading(tmp_path, capsys):
     assert under["marine-8"]["label"] == bf.judge(
         "loota-5", "marine-8", readings={"wh40k6.A1": "any-part"}).label
     assert under["marine-8"]["status"] == "cover"
+
+
+def test_readings_all_without_sight_lines_is_refused(tmp_path, capsys):
+    """--readings all marks sight lines: with nothing drawing them (no --los, no eye view, or
+    the --matrix grid) it is refused in one line before any work, nothing written."""
+    out = tmp_path / "x.png"
+    for extra in ([], ["--matrix"]):
+        assert main(["render", str(CITY), "--out", str(out), "--readings", "all", *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == ["battlesight render: --readings all marks the sight lines another "
+                       "reading changes: give --los MODEL or an eye view (not --matrix)"]
+        assert not out.exists()

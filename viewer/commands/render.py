@@ -150,6 +150,11 @@ def check_args(args, scene) -> None:
     if kind == "eye" and target is not None and target == model:
         raise UsageError(f"--view {args.view}: the target is the eye's own model; "
                          "give another model")
+    if args.readings == "all" and (args.matrix or not (args.los or kind == "eye")):
+        # it marks sight lines; without any it judged every pair under every reading for
+        # nothing (--matrix: 1892 pairs, six times the render time)
+        raise UsageError("--readings all marks the sight lines another reading changes: give "
+                         "--los MODEL or an eye view (not --matrix)")
     for model_id in (model, target, args.los, args.target, *(args.ruler or ())):
         if model_id is not None:
             require_model(scene, model_id)
