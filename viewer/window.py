@@ -33,11 +33,10 @@ class ViewerWindow(ShowBase):
         self.onscreen = platform.configure_window(width, height, onscreen)
         ShowBase.__init__(self, windowType="none")
         if self.onscreen:
-            self.open_default_window(type="onscreen", fbprops=platform.framebuffer())
+            self._open(look, type="onscreen")
         else:  # the same pipes as the offscreen renders (the software one's offscreen kind)
             self.pipe, self.backend = platform.offscreen_pipe()
-            self.open_default_window(type="offscreen", pipe=self.pipe,
-                                     fbprops=platform.framebuffer())
+            self._open(look, type="offscreen", pipe=self.pipe)
         world, scene = loader()
         w, h = self.win.get_x_size(), self.win.get_y_size()
         look = lighting.for_output(look or lighting.Look(), self.win)  # lit where GLSL is
@@ -60,6 +59,16 @@ class ViewerWindow(ShowBase):
             self.accept(key, self.controller.key, [key])
         self.accept("window-event", self._window_event)
         self.task_mgr.add(self._update, "battlesight-mouse")
+
+    def _open(self, look: lighting.Look | None, **window) -> None:
+        """The default window, multisampled for the lit look on a GL pipe (a plain one where
+        the driver refuses the samples)."""
+        if (look is None or look.shaded) and getattr(self, "backend", None) != "tiny":
+            fb = platform.framebuffer()
+            fb.set_multisamples(lighting.MULTISAMPLES)
+            if self.open_default_window(fbprops=fb, **window):
+                return
+        self.open_default_window(fbprops=platform.framebuffer(), **window)
 
     # ---- mouse --------------------------------------------------------------------------
 
