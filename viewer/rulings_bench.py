@@ -8,7 +8,8 @@ the same run (ratios stay meaningful on a busy machine).
 - `los --all`: every ordered pair (9,900) through the same path, against the plain ray cast
   of the same pairs; and the whole command;
 - geometry all pairs: `visibility_many` of every ordered pair, against raw embreex casting
-  the same number of segments.
+  the same number of segments, and against the full sample of every pair in one pass (what
+  the first pass saves).
 The issue's targets are printed beside each row.
 """
 
@@ -80,6 +81,14 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         from_geometry_s = _best(plain(one), repeat)
         all_s = _best(library(every), 1)
         geometry_s = _best(plain(every), repeat)
+        from battlesight.geometry import visibility
+
+        first = visibility.FIRST_PASS_SAMPLES
+        try:  # the full sample for every pair: the one-pass reference of the first pass
+            visibility.FIRST_PASS_SAMPLES = 10**9
+            full_s = _best(plain(every), 1)
+        finally:
+            visibility.FIRST_PASS_SAMPLES = first
         rays = sum(v.rays for v in visibility_many(world, [SightQuery(a, b) for a, b in every]))
         raw_s = rays / raw_rays_per_s
         from_cmd_s = _command(["los", str(path), "--from", observer, "--json"], repeat)
@@ -90,7 +99,7 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         "los_from_s": from_s, "los_from_geometry_s": from_geometry_s,
         "los_from_command_s": from_cmd_s,
         "los_all_s": all_s, "los_all_command_s": all_cmd_s,
-        "geometry_all_s": geometry_s, "raw_embreex_s": raw_s,
+        "geometry_all_s": geometry_s, "raw_embreex_s": raw_s, "geometry_full_sample_s": full_s,
         "targets_s": dict(TARGETS),
     }
 
@@ -122,4 +131,6 @@ def format_rulings_bench(f: dict) -> str:
             "library", f["los_all_s"], t["los_all"]),
         row("geometry all pairs (visibility_many)", f["geometry_all_s"], "s",
             "raw embreex, same rays", f["raw_embreex_s"], t["geometry_all"]),
+        row("geometry all pairs (visibility_many)", f["geometry_all_s"], "s",
+            "full sample, one pass", f["geometry_full_sample_s"], t["geometry_all"]),
     ])
