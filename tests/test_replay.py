@@ -129,3 +129,17 @@ def test_out_must_be_mp4_or_a_folder(tmp_path, capsys):
     scene, log = played(tmp_path, write_scene(tmp_path, MINIMAL), ACTIONS)
     assert main(["replay", str(scene), "--log", str(log), "--out", str(tmp_path / "x.gif")]) == 2
     assert "mp4" in capsys.readouterr().err
+
+
+def test_an_odd_size_says_the_video_is_padded(tmp_path, capsys):
+    """H.264 needs even sides: the video is a pixel wider or taller than --size, and the
+    command says so instead of claiming the size asked for."""
+    import imageio_ffmpeg
+
+    scene, log = played(tmp_path, write_scene(tmp_path, MINIMAL), ACTIONS)
+    capsys.readouterr()
+    video = tmp_path / "odd.mp4"
+    assert main(["replay", str(scene), "--log", str(log), "--out", str(video),
+                 "--size", "97x55", "--fps", "2"]) == 0
+    assert "97x55, padded to 98x56 for H.264)" in capsys.readouterr().out
+    assert tuple(next(imageio_ffmpeg.read_frames(str(video)))["size"]) == (98, 56)

@@ -167,6 +167,15 @@ def check_args(args, scene) -> None:
     check_heatmap_options(args, scene)
 
 
+def frame_shape(width: int, height: int, video: bool) -> str:
+    """'WxH' of the frames written, and the padded size of an H.264 video with an odd side
+    (yuv420p needs even sides: render.encode_mp4 pads them)."""
+    shape = f"{width}x{height}"
+    if video and (width % 2 or height % 2):
+        shape += f", padded to {width + width % 2}x{height + height % 2} for H.264"
+    return shape
+
+
 def turntable_frames(args) -> int | None:
     """The number of turntable frames asked for (--turntable N, or --seconds S at --fps),
     None for one picture; UsageError for --fps without a turntable or both counts given."""
@@ -241,7 +250,8 @@ def run(args) -> int:
     seconds = time.perf_counter() - start
     shown = paths[0] if len(paths) == 1 else f"{paths[0]} .. {paths[-1]} ({len(paths)} files)"
     clip = f", {frames} frames at {args.fps or DEFAULT_FPS:g} fps" if frames else ""
-    summary = (f"wrote {shown} ({settings.width}x{settings.height}{clip}, "
+    video = Path(args.out).suffix.lower() == ".mp4"
+    summary = (f"wrote {shown} ({frame_shape(settings.width, settings.height, video)}{clip}, "
                f"{platform.last_backend}, {seconds:.2f} s)")
     if args.json:
         print(summary, file=sys.stderr)

@@ -20,7 +20,7 @@ from battlesight.scenes.limits import MAX_REPLAY_FRAMES
 from battlesight.scenes.output import check_target, write_output
 from battlesight.viewer.commands.arguments import float_in
 from battlesight.viewer.commands.common import add_scene_argument, check_output_path, load
-from battlesight.viewer.commands.render import parse_size
+from battlesight.viewer.commands.render import frame_shape, parse_size
 from battlesight.viewer.errors import UsageError
 from battlesight.viewer.replay_timeline import ReplayLogError, frame_count, read_log, timeline
 
@@ -78,7 +78,7 @@ def run(args) -> int:
         write_output(out, lambda tmp: encode_mp4(frames, tmp, (width, height), args.fps))
     seconds = total / args.fps
     print(f"wrote {args.out} ({total} frames, {seconds:.1f} s at {args.fps:g} fps, "
-          f"{len(beats)} beats, {width}x{height})")
+          f"{len(beats)} beats, {frame_shape(width, height, video=not folder)})")
     return 0
 
 
