@@ -143,3 +143,25 @@ def test_an_odd_size_says_the_video_is_padded(tmp_path, capsys):
                  "--size", "97x55", "--fps", "2"]) == 0
     assert "97x55, padded to 98x56 for H.264)" in capsys.readouterr().out
     assert tuple(next(imageio_ffmpeg.read_frames(str(video)))["size"]) == (98, 56)
+
+
+def test_wmh2_aoe_and_spray_attacks_are_drawn_and_captioned():
+    """A wmh2 AOE or spray attack (aoe_attack / spray_attack events) is a shot beat: a line per
+    attack roll, and a caption that says what hit, not 'flame aoe attack'."""
+    from battlesight.viewer.replay_timeline import caption, shots_of
+
+    aoe = {"kind": "aoe_attack", "unit": "flame", "data": {
+        "attacker": "pyro", "target": "s1", "weapon": "mortar", "aoe": 4.0, "hit": False,
+        "deviation": {"direction": 2, "rolled": 5, "distance": 1.2},
+        "blasts": [{"model": "s2", "points": 0, "damage": None}]}}
+    spray = {"kind": "spray_attack", "unit": "flame", "data": {
+        "attacker": "pyro", "target": "s3", "weapon": "flamer", "attacks": [
+            {"model": "s3", "hit": True, "damage": {"destroyed": True}},
+            {"model": "s4", "hit": False, "damage": None}]}}
+    assert caption(aoe, 0) == 'pyro fires mortar (AOE 4) at s1: miss, deviates 1.2"; blast on s2'
+    assert caption(spray, 1) == "pyro sprays flamer at s3: 1 of 2 hit, 1 destroyed"
+    alive = {"pyro", "s1", "s2", "s3", "s4"}
+    assert [(s.firer, s.target, s.hit) for s in shots_of(aoe, {}, alive)] == [
+        ("pyro", "s1", False)]
+    assert [(s.firer, s.target, s.hit) for s in shots_of(spray, {}, alive)] == [
+        ("pyro", "s3", True), ("pyro", "s4", False)]

@@ -21,7 +21,7 @@ from typing import Any
 HEADER_KINDS = {"phase", "step", "turn_start", "turn_end", "magic_dice", "command_points",
                 "focus", "focus_removed", "activation_end", "not_activated"}
 #: Events whose shots are drawn as lines.
-SHOT_KINDS = {"shoot", "overwatch", "stand_and_shoot", "attack"}
+SHOT_KINDS = {"shoot", "overwatch", "stand_and_shoot", "attack", "aoe_attack", "spray_attack"}
 #: How a caption says a unit moved, by event kind.
 VERBS = {"move": "moves", "run": "runs", "advance": "advances", "march": "marches",
          "reform": "reforms", "flee": "flees", "pursue": "pursues", "retreat": "retreats",
@@ -162,8 +162,40 @@ def _plural(n: int, word: str) -> str:
         f"{n} {word}"
 
 
+def _destroyed(damage: Any) -> bool:
+    return isinstance(damage, dict) and bool(damage.get("destroyed"))
+
+
+def template_summary(kind: str, data: dict) -> str:
+    """The caption of a wmh2 AOE or spray attack: 'pyro fires mortar (AOE 4) at s1: hit,
+    8 damage, destroyed; blast on s2' or 'pyro sprays flamer at s3: 2 of 3 hit, 1 destroyed'."""
+    attacker, target, weapon = data.get("attacker"), data.get("target"), data.get("weapon")
+    if kind == "spray_attack":
+        attacks = [a for a in _list(data.get("attacks")) if isinstance(a, dict)]
+        hits = sum(bool(a.get("hit")) for a in attacks)
+        dead = sum(_destroyed(a.get("damage")) for a in attacks)
+        tail = f", {dead} destroyed" if dead else ""
+        return f"{attacker} sprays {weapon} at {target}: {hits} of {len(attacks)} hit{tail}"
+    aoe = _number(data.get("aoe"))
+    head = f"{attacker} fires {weapon}" + (f" (AOE {aoe:g})" if aoe else "") + f" at {target}"
+    if data.get("hit"):
+        damage = data.get("damage") if isinstance(data.get("damage"), dict) else {}
+        text = f"{head}: hit, {damage.get('points', data.get('points', 0))} damage" + (
+            ", destroyed" if _destroyed(damage) else "")
+    else:
+        deviation = data.get("deviation") if isinstance(data.get("deviation"), dict) else {}
+        moved = _number(deviation.get("distance"))
+        text = f"{head}: miss" + (f', deviates {moved:g}"' if moved is not None else "")
+    blasts = [b for b in _list(data.get("blasts")) if isinstance(b, dict)]
+    if blasts:
+        text += "; blast on " + ", ".join(str(b.get("model")) for b in blasts)
+    return text
+
+
 def shot_summary(kind: str, unit: str | None, data: dict, slain: int) -> str:
     """The caption of a shooting event: 'dev-1 fires at boyz-1: 6 shots, 1 hit, 1 slain'."""
+    if kind in ("aoe_attack", "spray_attack"):
+        return template_summary(kind, data)
     target = data.get("target")
     if kind == "attack":
         attacker = data.get("attacker") or unit
@@ -274,7 +306,13 @@ def shots_of(event: dict[str, Any], members: dict[str, list[str]], alive: set[st
     kind, data = event["kind"], event.get("data", {})
     if kind not in SHOT_KINDS:
         return []
-    if kind == "attack":
+    if kind == "spray_attack":  # one attack roll on every model under the spray
+        attacker = data.get("attacker")
+        return [Shot(attacker, a["model"], bool(a.get("hit")))
+                for a in _list(data.get("attacks"))
+                if isinstance(attacker, str) and isinstance(a, dict)
+                and isinstance(a.get("model"), str)]
+    if kind in ("attack", "aoe_attack"):
         if data.get("attack_kind") not in (None, "ranged", "magic", "spray"):
             return []  # a melee attack is drawn by the models standing together
         attacker, target = data.get("attacker"), data.get("target")
