@@ -109,9 +109,10 @@ def _check_bytes(path: str, suffix: str, size: int) -> None:
 def _read_mesh(path: str, suffix: str, y_up: bool) -> tuple[trimesh.Trimesh, np.ndarray,
                                                            tuple[str, ...]]:
     try:
-        # an OBJ's `o` objects are its parts: without split_objects trimesh merges them into
-        # one mesh named after the first (a figure whose first object is its base became all base)
-        extra = {"split_objects": True} if suffix == ".obj" else {}
+        # an OBJ's `o` objects (or `g` groups, as some exporters write) are its parts: without
+        # splitting trimesh merges them into one mesh named after the first object (a figure
+        # whose first object is its base became all base) or after the file
+        extra = {"split_objects": True, "split_groups": True} if suffix == ".obj" else {}
         scene = trimesh.load(path, force="scene", process=False, **extra)
     except Exception as exc:  # trimesh raises many kinds on bad files: all mean "not a mesh"
         why = " ".join(str(exc).split())[:120] or type(exc).__name__

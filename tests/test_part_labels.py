@@ -112,7 +112,10 @@ def test_obj_objects_are_parts(tmp_path):
         scene.add_geometry(part, node_name=name, geom_name=name)
     path = tmp_path / "figure.obj"
     scene.export(path)
-    mesh, face_part, names = load_mesh_file(path)
-    assert sorted(names) == ["Banner_01", "Base", "Marine_Armour_Detail"]
-    labels = {part_label(names[i]) for i in set(face_part.tolist())}
-    assert labels == {"base", "body", "banner"}
+    grouped = tmp_path / "grouped.obj"  # the same parts as `g` groups, as some exporters write
+    grouped.write_text(path.read_text().replace("\no ", "\ng "))
+    for file in (path, grouped):
+        mesh, face_part, names = load_mesh_file(file)
+        assert sorted(names) == ["Banner_01", "Base", "Marine_Armour_Detail"]
+        labels = {part_label(names[i]) for i in set(face_part.tolist())}
+        assert labels == {"base", "body", "banner"}
