@@ -105,6 +105,19 @@ def hull_shape(points) -> BaseGeometry:
     return shapely.convex_hull(shapely.multipoints(p))
 
 
+def union_outline(polygons: Sequence[PolygonLike]) -> BaseGeometry:
+    """One outline for several footprints (a grouped piece's, docs/scene-format.md "Grouped
+    pieces"): the exterior of their union, holes filled; the convex hull of that union when
+    the footprints do not touch. A shapely Polygon, empty for no footprints."""
+    shapes = [s for s in (shape(p) for p in polygons) if not s.is_empty]
+    if not shapes:
+        return _EMPTY
+    union = shapely.union_all([s if s.is_valid else s.buffer(0) for s in shapes])
+    if union.geom_type != "Polygon":
+        union = union.convex_hull
+    return shapely.Polygon(union.exterior) if union.geom_type == "Polygon" else _EMPTY
+
+
 def convex_hull(points) -> np.ndarray:
     """(k, 2) counter-clockwise convex hull of points (n, 2) (scipy's qhull). Fewer than three
     distinct points come back as they are; collinear points as the two ends of their line."""

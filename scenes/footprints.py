@@ -103,7 +103,7 @@ def grouped_footprints(pieces: list[TerrainPiece]) -> dict[str, np.ndarray]:
     """The footprint of every terrain piece as the rules count pieces: shapes that share a
     ``group`` are one piece, named by the group, outlined by the union of their footprints
     (the convex hull of that union when the shapes do not touch); other pieces by their id."""
-    import shapely
+    from battlesight.geometry.planar import union_outline
 
     members: dict[str, list[np.ndarray]] = {}
     for piece in pieces:
@@ -113,10 +113,7 @@ def grouped_footprints(pieces: list[TerrainPiece]) -> dict[str, np.ndarray]:
         if len(polys) == 1:
             out[name] = polys[0]
             continue
-        union = shapely.union_all([shapely.Polygon(p).buffer(0) for p in polys])
-        if union.geom_type != "Polygon":
-            union = union.convex_hull
-        out[name] = ccw(np.asarray(union.exterior.coords)[:-1])
+        out[name] = ccw(np.asarray(union_outline(polys).exterior.coords)[:-1])
     return out
 
 

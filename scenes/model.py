@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .groups import group_name
 from .systems import SYSTEMS
 
 #: the ruleset ids a scene may name: the registry (`scenes.systems`)
@@ -58,8 +59,7 @@ class TerrainPiece:
     def group(self) -> str:
         """The terrain piece this shape belongs to for the rules and the set-up checks: its
         ``group`` name, else its own id (docs/scene-format.md, "Grouped pieces")."""
-        name = self.data.get("group")
-        return name if isinstance(name, str) and name.strip() else self.id
+        return group_name(self.id, self.data)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from battlesight.geometry import planar
 from .build import BUILD_ERRORS, mesh_model_of, world_problems
 from .checks import Checker, is_int, is_number, item_line, line_of, plain, show
 from .footprints import base_half_extents, piece_footprint
+from .groups import conflicts
 from .limits import MAX_MODELS, MAX_TABLE_SIDE, MAX_TERRAIN_PIECES
 from .mesh_keys import MESH_KEYS, check_mesh_keys, check_parts
 from .model import (
@@ -111,6 +112,16 @@ def _check_piece(ck: Checker, m: Any, index: int, line: int | None,
         return None
     data = {k: plain(v) for k, v in m.items() if k not in ("id", "type")}
     return TerrainPiece(ident, kind, data, line=line_of(m), folder=ck.scene_dir)
+
+
+def _check_groups(ck: Checker, raw: list) -> None:
+    """A group is one piece with one set of rules data: its shapes give the same value for a
+    rules key, or leave it out (`scenes.groups.conflicts`)."""
+    items = {m["id"]: (m, _item_path("terrain", m, i)) for i, m in enumerate(raw)
+             if isinstance(m, dict) and isinstance(m.get("id"), str)}
+    for ident, key, message in conflicts((i, plain(m)) for i, (m, _) in items.items()):
+        m, path = items[ident]
+        ck.add(line_of(m, key), f"{path}.{key}", message)
 
 
 # -- units and deployment --------------------------------------------------------------------
@@ -398,6 +409,7 @@ def build_scene(data: Any, file: str, scene_dir: Path | None = None, default_nam
             pieces.append(piece)
         elif isinstance(item, dict) and item.get("type") == "ruin":
             ruins_ok = False
+    _check_groups(ck, raw_terrain)
     ruins = [p for p in pieces if p.type == "ruin"]
     raw_units = _list(ck, data, "units", MAX_MODELS)
     units = _check_units(ck, raw_units)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 from battlesight.rulesets.layout import LayoutAnalysis
-from battlesight.scenes.layout import footprints
+from battlesight.scenes.layout import footprints, layout_pieces
 from battlesight.scenes.output import write_output
 from battlesight.viewer import palette
 from PIL import Image, ImageDraw, ImageFont
@@ -86,8 +86,9 @@ def render_heatmap(analysis: LayoutAnalysis, field: str = "exposure") -> Image.I
         outline = _rgb(colour, 1.0)
         draw.polygon(px(poly), outline=(0, 0, 0, 255), width=4)
         draw.polygon(px(poly), outline=outline, width=2)
+    for name, poly in layout_pieces(scene).items():  # a group labelled once, by its name
         cx, cy = px(poly.mean(axis=0))[0]
-        draw.text((cx, cy), piece.id, fill=(255, 255, 255, 230), font=small, anchor="mm",
+        draw.text((cx, cy), name, fill=(255, 255, 255, 230), font=small, anchor="mm",
                   stroke_width=2, stroke_fill=(0, 0, 0, 255))
     if analysis.lane is not None:
         ends = px(analysis.lane)

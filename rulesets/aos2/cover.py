@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import shapely
 from battlesight.geometry import planar
 from battlesight.rulesets.core.measure import Outline
 from battlesight.rulesets.core.ruling import Cover
@@ -68,18 +67,12 @@ def feature_of(board: Board, model: str) -> str | None:
     """A feature the model is wholly on or within (None if none): one piece, else a `group` of
     shapes that make one feature together (a ruin's footprint and its walls), by group name."""
     o = board.outline(model)
-    groups: dict[str, list] = {}
-    # only pieces the base meets can hold it (the board's footprint index, kept per model)
-    for entry in board.pieces_under(model):
-        if not gives_cover(entry):
+    # only pieces the base meets can hold it (the board's piece index, kept per model); a
+    # group is one feature, its outline the union of its shapes' (`core.groups`)
+    for name in board.pieces_in(model):
+        if board.groups.first(name, gives_cover) is None:
             continue
-        if wholly_within(o, entry.geometry.shape):
-            return entry.id
-        group = entry.data.get("group")  # a piece without one is its own (it may name one)
-        groups.setdefault(group if isinstance(group, str) else entry.id, []).append(
-            entry.geometry.shape)
-    for name, feet in groups.items():
-        if len(feet) > 1 and wholly_within(o, shapely.union_all(feet)):
+        if wholly_within(o, board.groups.outline(name)):
             return name
     return None
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from .groups import Groups, groups_of
 from .measure import Outline, gap
 
 if TYPE_CHECKING:
@@ -172,6 +173,18 @@ class Board:
         ids = self.per_model("under", model_id,
                              lambda: self.world.footprints.under(self.outline(model_id).shape))
         return [self.world.terrain[i] for i in ids]
+
+    @property
+    def groups(self) -> Groups:
+        """The terrain pieces as the rules count them (`groups.Groups`: a `group` of shapes is
+        one piece), rebuilt only when a terrain piece is added."""
+        return groups_of(self.world)
+
+    def pieces_in(self, model_id: str) -> list[str]:
+        """The pieces (group names, or shape ids) whose outline any part of the model's base
+        meets, in scene order: the base between two wall boxes of a grouped ruin is in it."""
+        return self.per_model("in", model_id,
+                              lambda: self.groups.under(self.outline(model_id).shape))
 
     def position(self, model_id: str) -> np.ndarray:
         return np.asarray(self.world.models[model_id].position, float)

@@ -217,7 +217,7 @@ class Ruleset:
                 o, t, visible, seen.visible_fraction if visible else 0.0, geo.visible_fraction,
                 "part of the target that counts is seen from a sight point" if visible else
                 "no line from a sight point reaches a part of the target that counts",
-                rule, cover, dict(geo.blockers), cover_modifiers(cover),
+                rule, cover, board.groups.shares(geo.blockers), cover_modifiers(cover),
                 {"target_parts": sorted(parts[t]) if parts[t] is not None else None},
                 visibility=geo))
         return out

@@ -13,8 +13,10 @@ terrain only (the scene's models are left out). Figures (all shares in 0..1):
 - fairness: exposure[1] - exposure[2] (positive: player 1 is more exposed), and
   fairness_by_area: how much of it each ~2' x 2' area of the table contributes;
 - longest_lane: the longest sight line between the two zones (plan inches, cell centres);
-- terrain_area, blocking_area: shares of the table under terrain footprints, and under pieces
-  that hide a standard model (solid top at or above its eye; forests where they block).
+- pieces: the terrain pieces as the set-up rules count them (a `group` of shapes is one);
+- terrain_area, blocking_area: shares of the table under terrain footprints (a group's
+  outline, the ground between its walls included), and under the shapes that hide a standard
+  model (solid top at or above its eye; forests where they block).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from battlesight.geometry import planar
 from battlesight.geometry.viewshed import StandingGrid, pair_sight, standing_grid
 from battlesight.geometry.world import World
 from battlesight.scenes.build import build_world
-from battlesight.scenes.layout import covered, footprints, raster, table_areas
+from battlesight.scenes.layout import covered, footprints, layout_pieces, raster, table_areas
 from battlesight.scenes.model import Scene
 
 from .checks import SightFacts, layout_checks
@@ -122,7 +124,8 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
     fairness = exposure[one] - exposure[two]
     by_area = _fairness_by_area(scene.table, g, masks, sees, players)
     lane, lane_ends = _longest_lane(g, col_ids[one], col_ids[two], pairs)
-    terrain, blocking = _areas(scene, world, model)
+    pieces = layout_pieces(scene)
+    terrain, blocking = _areas(scene, world, model, pieces)
     facts = SightFacts(g.plan, g.standable, {p: seen_any[p] for p in players})
     checks = layout_checks(scene, dep, facts)
 
@@ -151,6 +154,7 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
         "fairness_source": _fairness_source(fairness, by_area, one, two),
         "longest_lane": r(lane),
         "longest_lane_ends": lane_ends,
+        "pieces": len(pieces),
         "terrain_area": r(terrain),
         "blocking_area": r(blocking),
         "checks": [c.to_dict() for c in checks],
@@ -206,8 +210,10 @@ def _longest_lane(g: StandingGrid, cells_one, cells_two, pairs) -> tuple[float, 
     return float(np.sqrt(square[i, j])), ends
 
 
-def _areas(scene: Scene, world: World, model: StandardModel) -> tuple[float, float]:
-    """Shares of the table under terrain, and under terrain that hides a standard model."""
+def _areas(scene: Scene, world: World, model: StandardModel,
+           pieces: dict[str, np.ndarray]) -> tuple[float, float]:
+    """Shares of the table under terrain (the pieces' outlines, a group's as one), and under
+    the shapes that hide a standard model."""
     prints = footprints(scene)
     points = raster(scene.table, 0.25)
     blocking = []
@@ -219,5 +225,5 @@ def _areas(scene: Scene, world: World, model: StandardModel) -> tuple[float, flo
             blocks = geom.solid is not None and geom.solid.bounds[1][2] >= model.eye
         if blocks:
             blocking.append(prints[piece.id])
-    terrain = float(covered(points, list(prints.values())).mean())
+    terrain = float(covered(points, list(pieces.values())).mean())
     return terrain, float(covered(points, blocking).mean())

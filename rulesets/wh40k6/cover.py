@@ -29,7 +29,6 @@ from .terrain import (
     area_cover,
     cover_value,
     is_forest,
-    pieces_under,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +73,8 @@ def placed(board: Board, model: str) -> tuple:
 def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerView:
     """A FirerView from a Visibility, with forests the firer stands in left out (A10)."""
     firer = vis.observer or ""
-    own = {e.id for e in pieces_under(board, firer)} if firer in board.models else set()
+    own = {e.id for n in board.pieces_in(firer) for e in board.groups.members(n)} \
+        if firer in board.models else set()
     through = vis.through if A10.means("canopy") else footprint_crossings(board, vis)
     forests = {k: v for k, v in through.items()
                if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
@@ -136,12 +136,13 @@ def decide(board: Board, target: str, views: list[FirerView]) -> Cover:
             value, kind, rule = occluder_value(board, owner)
             if value is None:
                 continue
-            source = board.unit_of(owner) if kind == "models" else owner
+            # a shape of a grouped piece hides as that piece (its own value, the group's name)
+            source = board.unit_of(owner) if kind == "models" else board.groups.piece_of(owner)
             if best is None or value < best.value:
                 # a forest does not hide what is behind it: sight passes through it (§5.5)
                 how = "seen through" if owner in view.forests else "hidden by"
                 best = Cover(True, value, "save", kind, source, rule, obscured, view.firer,
-                             [f"{share:.0%} {how} {owner}"])
+                             [f"{share:.0%} {how} {board.groups.piece_of(owner)}"])
     if best is None:
         return Cover.none(RULE_COVER, worst_seen, f"at most {worst_seen:.0%} obscured")
     best.obscured = worst_seen
@@ -216,10 +217,8 @@ def in_area_or_defence_line(board: Board, cover: Cover) -> bool:
     """Going to ground gives +2 here (§5.4, §5.2 defence line)."""
     if cover.kind == "area":
         return True
-    if cover.source in board.world.terrain:
-        feature = str(board.world.terrain[cover.source].data.get("feature", "")).lower()
-        return "defence line" in feature
-    return False
+    return any("defence line" in str(e.data.get("feature", "")).lower()
+               for e in board.groups.members(cover.source or ""))
 
 
 def unit_rule_holder(board: Board, model: str, rule: str) -> str | None:

@@ -68,10 +68,10 @@ def judge_views(board: Board, pairs: list[tuple[str, str]], samples: int
         else:
             main = max(vis.blockers, key=vis.blockers.get, default=None)
             reason = f"no part of {t}'s body is seen from {f}'s eye" + (
-                f" (hidden by {main})" if main else "")
+                f" (hidden by {board.groups.piece_of(main)})" if main else "")
         out.append(Verdict(
             f, t, vis.visible, vis.visible_fraction if vis.visible else 0.0,
-            geo.visible_fraction, reason, RULE_LOS, cover, dict(geo.blockers),
+            geo.visible_fraction, reason, RULE_LOS, cover, board.groups.shares(geo.blockers),
             cover_modifiers(cover), {
                 "target_parts": sorted(query.parts) if query.parts is not None else None,
                 "ignored_models": [m for m in query.skip if m != f],

@@ -15,7 +15,7 @@ from battlesight.rulesets.core.moves import Dest, outline_at, placement
 from battlesight.rulesets.core.ruling import Ruling
 
 from .special import unit_coherent
-from .terrain import is_difficult, is_impassable, overlaps, piece_ids_on_path, pieces_under
+from .terrain import is_difficult, is_impassable, overlaps, piece_ids_on_path, pieces_in
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -74,15 +74,15 @@ def crosses_difficult(board: Board, unit: str, dests: dict[str, Dest]) -> list[s
         if m in dests:
             radius = board.outline(m).radii[1]
             for pid in piece_ids_on_path(board, board.outline(m).center, dests[m].at, radius):
-                if is_difficult(board.world.terrain[pid]) and pid not in found:
+                if board.groups.first(pid, is_difficult) and pid not in found:
                     found.append(pid)
     return found
 
 
 def _difficult_under(board: Board, model: str) -> list[str]:
     ground = not board.floor_of(model)
-    return [e.id for e in pieces_under(board, model) if is_difficult(e)
-            and not (e.kind == "ruin" and ground and not e.data.get("based", True))]
+    return [name for name, _ in pieces_in(board, model, lambda e: is_difficult(e) and not (
+        e.kind == "ruin" and ground and not e.data.get("based", True)))]
 
 
 def check_move(board: Board, unit: str, dests: dict[str, Dest], limit: float, *,

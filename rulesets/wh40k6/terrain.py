@@ -8,6 +8,7 @@ digest's §5.2 table) to pick the defaults. Explicit keys always win (brief: `co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -123,41 +124,48 @@ def overlaps(outline: Outline, footprint: planar.PolygonLike) -> bool:
     return planar.meet(outline.shape, footprint)
 
 
-def pieces_under(board: Board, model_id: str) -> list[TerrainEntry]:
-    """Terrain pieces whose footprint any part of the model's base overlaps (A9), from the
-    board's footprint index, kept until the model moves."""
-    return board.pieces_under(model_id)
+def pieces_in(board: Board, model_id: str, test: Callable[[TerrainEntry], bool]
+              ) -> list[tuple[str, TerrainEntry]]:
+    """(piece name, the shape read for it) of each piece of that kind the model's base
+    overlaps (A9): a grouped piece is one, entered anywhere in its outline, and read by its
+    first shape that passes `test` (`Groups.first`)."""
+    out = []
+    for name in board.pieces_in(model_id):
+        entry = board.groups.first(name, test)
+        if entry is not None:
+            out.append((name, entry))
+    return out
 
 
 def area_cover(board: Board, model_id: str) -> tuple[int, str, str] | None:
-    """(value, piece id, rule) of the best area terrain the model is in (§5.4, §5.5, A8):
-    the piece's own value, 5+ when it has none; a based ruin only counts on its ground floor."""
+    """(value, piece name, rule) of the best area terrain the model is in (§5.4, §5.5, A8):
+    the piece's own value, 5+ when it has none; a based ruin only counts on its ground floor.
+    A group is area terrain when one of its shapes is, with that shape's value."""
     best: tuple[int, str, str] | None = None
     floor = board.floor_of(model_id)
-    for entry in pieces_under(board, model_id):
-        if not is_area(entry):
-            continue
+    for name, entry in pieces_in(board, model_id, is_area):
         if entry.kind == "ruin" and floor:
             continue
         value = 5 if A8.means("always-5+") else cover_value(entry) or 5
         rule = RULE_FOREST if is_forest(entry) else RULE_AREA
         if best is None or value < best[0]:
-            best = (value, entry.id, rule)
+            best = (value, name, rule)
     return best
 
 
 def difficult_pieces(board: Board, model_id: str) -> list[str]:
-    return [e.id for e in pieces_under(board, model_id) if is_difficult(e)]
+    return [name for name, _ in pieces_in(board, model_id, is_difficult)]
 
 
 def piece_ids_on_path(board: Board, start: tuple[float, float], end: tuple[float, float],
                       radius: float) -> list[str]:
-    """Pieces whose footprint a base of `radius` touches anywhere on the straight move (its
-    centre line and the two lines its sides sweep), in scene order."""
+    """Pieces (a group once, by its outline) whose footprint a base of `radius` touches
+    anywhere on the straight move (its centre line and the two lines its sides sweep), in
+    scene order."""
     direction = np.subtract(end, start)
     length = float(np.hypot(*direction))
     normal = np.array([-direction[1], direction[0]]) / length if length else np.zeros(2)
     sides = np.array([-1.0, 0.0, 1.0])[:, None] * radius * normal
     lines = shapely.multilinestrings(
         np.stack([np.asarray(start, float) + sides, np.asarray(end, float) + sides], axis=1))
-    return board.world.footprints.under(lines)
+    return board.groups.under(lines)

@@ -28,8 +28,8 @@ def line_cover(board: Board, line: Line) -> Cover | None:
         return None
     if not line.cover:
         return Cover.none(RULE_COVER)
-    entry = board.world.terrain.get(line.cover_source or "")
-    kind = "forest" if entry is not None and is_woods(entry) else "terrain"
+    woods = board.groups.first(line.cover_source or "", is_woods)  # the piece, grouped or not
+    kind = "forest" if woods is not None else "terrain"
     name = COVER_NAMES[line.cover]
     return Cover(True, -line.cover, "to_hit", kind, line.cover_source, RULE_COVER,
                  1.0 - line.rule_fraction, line.firer,
@@ -60,7 +60,8 @@ def judge(board: Board, pairs: list[tuple[str, str]], samples: int) -> list[Verd
             f"terrain, troops, obstacles and woods")
         out.append(Verdict(
             f, t, line.visible, line.rule_fraction if line.visible else 0.0,
-            geo.visible_fraction, reason, line.rule, cover, dict(geo.blockers), modifiers,
+            geo.visible_fraction, reason, line.rule, cover, board.groups.shares(geo.blockers),
+            modifiers,
             {"in_arc": line.in_arc, "blocked_by": {k: round(v, 4) for k, v in
                                                    line.blockers.items()}},
             visibility=geo))

@@ -81,8 +81,8 @@ class Report(ReportHead):
 def on_hill(board: Board, models: list[str]) -> bool:
     """Whether the unit stands on a hill (its front models' centres on a hill piece)."""
     for m in models:
-        pieces = board.world.pieces_at(board.outline(m).center)
-        if any(board.world.terrain[p].kind == "hill" for p in pieces):
+        pieces = board.groups.at(board.outline(m).center)  # a grouped hill by its outline
+        if any(board.groups.first(p, lambda e: e.kind == "hill") for p in pieces):
             return True
     return False
 

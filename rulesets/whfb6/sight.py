@@ -188,14 +188,19 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
     solid = world.first_terrain(s, e, special)
     ok = np.array([x is None for x in solid])
     why: list[dict[str, float]] = [{} for _ in lines]
+    groups = board.groups  # a grouped piece is one: its outline, its first such shape
     for k, x in enumerate(solid):
         if x is not None:
+            x = groups.piece_of(x)
             why[idx[k]][x] = why[idx[k]].get(x, 0) + 1
     covers: dict[str, np.ndarray] = {}
-    for entry in world.terrain.values():
-        foot = np.asarray(entry.geometry.footprint, float)
-        if len(foot) < 3 or not (is_woods(entry) or is_obstacle(entry) or cover_class(entry)):
+    pieces: dict[str, Any] = {}
+    for name in groups.names():
+        entry = groups.first(name, lambda t: is_woods(t) or is_obstacle(t) or cover_class(t))
+        foot = groups.footprint(name)
+        if entry is None or len(foot) < 3:
             continue
+        pieces[name] = entry
         inside = length_inside(s, e, foot)
         crossed = inside > 1e-6
         blocked = np.zeros(len(s), dtype=bool)
@@ -209,13 +214,13 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
                                for i, ln in enumerate(lines)], dtype=bool)
             blocked = crossed & ~behind[idx]
         for k in np.flatnonzero(blocked & ok):
-            why[idx[k]][entry.id] = why[idx[k]].get(entry.id, 0) + 1
+            why[idx[k]][name] = why[idx[k]].get(name, 0) + 1
         ok &= ~blocked
         if cover_class(entry):
             inside_t = {t: _centre_in(board.outline(t), foot)
                         for t in dict.fromkeys(ln.target for ln in lines)}
             centre_in = np.array([inside_t[ln.target] for ln in lines], dtype=bool)
-            covers[entry.id] = crossed | centre_in[idx]
+            covers[name] = crossed | centre_in[idx]
     areas = screens(board)
     ok &= ~_screened(board, lines, s, e, idx, why, ok, areas)
     ok &= ~_troops(board, lines, s, e, idx, why, ok)
@@ -228,12 +233,12 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
         line.visible = bool(good.any())
         line.blockers = {k: v / len(good) for k, v in why[i].items()}
         if not line.visible:
-            _explain(world, line, why[i], set(areas))
+            _explain(pieces, line, why[i], set(areas))
             continue
         found: dict[int, str] = {}  # cover class -> the first piece of it on half the lines
         for pid, mask in covers.items():
             if (mask[mine] & good).sum() * 2 >= good.sum():
-                found.setdefault(cover_class(world.terrain[pid]), pid)
+                found.setdefault(cover_class(pieces[pid]), pid)
         if found:
             line.cover = max(found)
             line.cover_source = found[line.cover]
@@ -241,7 +246,10 @@ def _judge_all(board: Board, lines: list[Line], results: list[Any]) -> None:
                 line.cover = 3  # soft -1 and hard -2 (whfb6 §5.1, #9)
 
 
-def _explain(world: Any, line: Line, why: dict[str, float], skirmishers: set[str]) -> None:
+def _explain(pieces: dict[str, Any], line: Line, why: dict[str, float],
+             skirmishers: set[str]) -> None:
+    """The reason and rule of a line every sample of which is blocked; pieces: name -> the
+    shape read for it (woods, obstacles)."""
     top = max(why, key=why.get) if why else "nothing"
     line.reason = f"every line from {line.firer} to {line.target} is blocked ({top})"
     if top in skirmishers:
@@ -249,7 +257,7 @@ def _explain(world: Any, line: Line, why: dict[str, float], skirmishers: set[str
                        f"skirmishers {top}, gaps between their models included")
         line.rule = RULE_SKIRMISH
         return
-    entry = world.terrain.get(top)
+    entry = pieces.get(top)
     line.rule = RULE_WOODS if entry is not None and is_woods(entry) else \
         RULE_OBSTACLE if entry is not None and is_obstacle(entry) else RULE_LOS
 

@@ -15,6 +15,7 @@ import numpy as np
 from battlesight.geometry import planar
 from battlesight.geometry.ray import segments
 from battlesight.geometry.world import World
+from battlesight.rulesets.core.groups import groups_of
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.verdict import Modifier
 
@@ -86,9 +87,9 @@ def obscuring(world: World, a: Body, b: Body, pieces: list[str]) -> dict[str, fl
     return out
 
 
-def _inside_area(world: World, pid: str, body: Body) -> bool:
-    """A model is inside area terrain when its base centre is (wmh2 §6; A3's convention)."""
-    poly = np.asarray(world.terrain[pid].geometry.footprint, float)
+def _inside_area(poly: np.ndarray, body: Body) -> bool:
+    """A model is inside area terrain when its base centre is in the piece's outline (wmh2
+    §6; A3's convention)."""
     return len(poly) >= 3 and bool(planar.covers(body.xy[None], poly)[0])
 
 
@@ -103,6 +104,7 @@ def defence(world: World, a: Body, b: Body, kind: str = "ranged", *,
     if stack is None:
         stack = A11.means("stack")
     index = terrain_index(world)
+    groups = groups_of(world)  # sources name the piece: a group once
     out = Defence()
     if kind == "melee":
         solid = [pid for pid, r in index.rules.items() if r.solid_obstacle]
@@ -110,7 +112,7 @@ def defence(world: World, a: Body, b: Body, kind: str = "ranged", *,
         out.obscured = shares
         hit = [pid for pid, s in shares.items() if s > 0]
         if hit:
-            out.parts.append({"kind": "obstacle", "value": 2, "source": hit[0],
+            out.parts.append({"kind": "obstacle", "value": 2, "source": groups.piece_of(hit[0]),
                               "rule": RULE_MELEE})
         out.total = sum(p["value"] for p in out.parts)
         return out
@@ -122,10 +124,13 @@ def defence(world: World, a: Body, b: Body, kind: str = "ranged", *,
     for pid in near:
         if shares[pid] > 0:
             found.append({"kind": index.rules[pid].cover, "value": VALUES[index.rules[pid].cover],
-                          "source": pid, "rule": RULE_COVER})
-    for pid, r in index.rules.items():
-        if r.area and r.cover and _inside_area(world, pid, b):
-            found.append({"kind": r.cover, "value": VALUES[r.cover], "source": pid,
+                          "source": groups.piece_of(pid), "rule": RULE_COVER})
+    for name in groups.names():  # area terrain by the piece's outline, read by its first shape
+        entry = groups.first(name, lambda e: bool(index.rules[e.id].area
+                                                  and index.rules[e.id].cover))
+        if entry is not None and _inside_area(groups.footprint(name), b):
+            cover = index.rules[entry.id].cover
+            found.append({"kind": cover, "value": VALUES[cover], "source": name,
                           "rule": RULE_COVER})
     for c in clouds or []:
         if float(np.hypot(*(b.xy - np.asarray(c.center, float)))) < c.radius:

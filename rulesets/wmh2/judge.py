@@ -49,7 +49,8 @@ def judge_with(board: Board, pairs: list[tuple[str, str]]
             details["def_bonus"] = bonus.total
         share = sight.clear / sight.lines if sight.visible and sight.lines else 0.0
         out.append((Verdict(o, t, sight.visible, share, geo.visible_fraction, sight.reason,
-                            sight.rule, cover, dict(geo.blockers), modifiers, details,
+                            sight.rule, cover, board.groups.shares(geo.blockers), modifiers,
+                            details,
                             visibility=geo), sight, bonus))
     return out
 

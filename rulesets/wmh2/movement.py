@@ -21,7 +21,7 @@ from battlesight.rulesets.core.ruling import Ruling
 
 from .bodies import Body, bodies
 from .rules import CHARGE_BONUS, TOL, gap
-from .terrain import terrain_index
+from .terrain import rough_outline, terrain_index
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -86,11 +86,12 @@ def plan_path(board: Board, model: str, waypoints: list[tuple[float, float]],
         path.problem = "the base would leave the table"
     for pid, r in index.rules.items():
         poly = np.asarray(board.world.terrain[pid].geometry.footprint, float)
-        if r.rough and not (pathfinder or ghost) and len(seg):
-            inside = planar.covers(mids, poly)
+        rough = rough_outline(board.world, index.rules, pid) if r.rough else None
+        if rough is not None and not (pathfinder or ghost) and len(seg):
+            inside = planar.covers(mids, rough)
             if inside.any():
                 path.cost += float(seg[inside].sum())
-                path.rough.append(pid)
+                path.rough.append(board.groups.piece_of(pid))
         if r.obstruction or r.impassable:
             if not ghost or r.impassable:
                 if _overlap(poly, pts[1:], me.radius).any():
@@ -175,8 +176,9 @@ def charge_move(board: Board, model: str, target: str, allowance: float,
             hit = np.flatnonzero(_overlap(poly, pts, me.radius))
             if len(hit) and s_pts[max(hit[0] - 1, 0)] < s_stop:
                 s_stop, who = float(s_pts[max(hit[0] - 1, 0)]), pid
-        if r.rough and not profile.has("pathfinder"):
-            inside = planar.covers(pts, poly).astype(float)
+        rough = rough_outline(board.world, index.rules, pid) if r.rough else None
+        if rough is not None and not profile.has("pathfinder"):
+            inside = planar.covers(pts, rough).astype(float)
             cost += np.concatenate([[0.0], np.cumsum(inside[1:] * np.diff(s_pts))])
     affordable = s_pts[cost <= limit + 1e-9]
     s_budget = float(affordable.max()) if len(affordable) else 0.0

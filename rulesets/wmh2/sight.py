@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from battlesight.geometry.ray import segments
 from battlesight.geometry.world import World
+from battlesight.rulesets.core.groups import groups_of
 
 from .ambiguities import A1
 from .bodies import Body
@@ -332,9 +333,15 @@ def _sight(world: World, pair: tuple[str, str], a: Body, b: Body, ignored: dict[
     names, first_at, tally = np.unique(stopped[~ok].astype(str), return_index=True,
                                        return_counts=True)
     order = np.argsort(first_at)  # in the order the lines met them, as ties are broken
-    counts: dict[str, int] = {str(names[i]): int(tally[i]) for i in order}
-    kinds = {k: world.kind_of(k) if (k in world.terrain or k in world.models) else
-             ("terrain" if not k else "cloud") for k in counts}
+    groups = groups_of(world)  # a grouped piece is named once, its shapes' lines together
+    counts: dict[str, int] = {}
+    kinds: dict[str, str] = {}  # a group's kind: that of its shape that stopped a line first
+    for i in order:
+        k = str(names[i])
+        name = groups.piece_of(k)
+        counts[name] = counts.get(name, 0) + int(tally[i])
+        kinds.setdefault(name, world.kind_of(k) if (k in world.terrain or k in world.models)
+                         else ("terrain" if not k else "cloud"))
     sight = Sight(observer, target, bool(ok.any()), RULE_LOS, "", None, len(ok),
                   int(ok.sum()), counts, kinds, ignored, True, (a.z, b.z))
     if sight.visible:

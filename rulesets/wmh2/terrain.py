@@ -21,6 +21,7 @@ import numpy as np
 from battlesight.geometry import planar
 from battlesight.geometry.ray import RayScene
 from battlesight.geometry.world import World
+from battlesight.rulesets.core.groups import groups_of
 
 RULE_TERRAIN = "wmh2 §7"
 OBSTACLE_MAX_HEIGHT = 1.0  # wmh2 §7: obstacles are up to 1" tall, obstructions taller
@@ -100,6 +101,16 @@ def piece_rules(world: World, piece_id: str) -> PieceRules:
     return PieceRules(piece_id, entry.kind, None if cover is None else str(cover), obstacle,
                       obstruction, bool(data.get("rough")), bool(data.get("impassable")),
                       forest, cloud, bool(data.get("elevation")), height)
+
+
+def rough_outline(world: World, rules: dict[str, PieceRules], piece_id: str) -> np.ndarray | None:
+    """The outline a rough shape is crossed by: its own footprint, or for the first rough
+    shape of a group the group's outline (the whole piece is rough ground, between its
+    shapes too); None for a group's other shapes (the piece counts once)."""
+    groups = groups_of(world)
+    name = groups.piece_of(piece_id)
+    first = groups.first(name, lambda e: rules[e.id].rough)
+    return groups.footprint(name) if first is not None and first.id == piece_id else None
 
 
 @dataclass

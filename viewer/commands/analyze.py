@@ -225,7 +225,8 @@ def format_report(f: dict) -> str:
         f"  visible share          {_pair(f['visible_share'])}",
         f"  fairness               {f['fairness']:+.3f}   {f['fairness_source']}",
         f"  longest lane           {f['longest_lane']:.1f}\"{lane_text}",
-        f"  terrain area           {f['terrain_area']:.1%}   blocking {f['blocking_area']:.1%}",
+        f"  terrain area           {f['terrain_area']:.1%}   blocking {f['blocking_area']:.1%}"
+        f"   {f['pieces']} pieces",
         "  checks:",
     ]
     for c in f["checks"]:

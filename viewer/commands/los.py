@@ -110,8 +110,8 @@ def report(field: Battlefield, verdict: Verdict) -> dict:
 def format_reports(observer: str, reports: list[dict]) -> str:
     rows = []
     for r in reports:
-        hidden = ", ".join(f"{b['id']} {b['fraction']:.0%}" for b in r["blockers"][:3])
-        v = r["verdict"]
+        v = r["verdict"]  # its blockers name the pieces (a group once, its shapes' shares summed)
+        hidden = ", ".join(f"{b['id']} {b['share']:.0%}" for b in v["blockers"][:3])
         rows.append([
             r["target"], f"{r['visible_fraction']:.0%}", f"{r['distance']:.1f}\"",
             hidden or "-", "sees" if v["visible"] else "no sight",
