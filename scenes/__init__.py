@@ -1,19 +1,39 @@
 """The scene format (v1): load, validate and save YAML scenes; terrain footprints.
 
 Pure data: no meshes here (see ``geometry``). See docs/scene-format.md.
+
+The names below are imported on first use (PEP 562), so that importing a light submodule
+(`battlesight.scenes.errors`, `.limits`) does not import trimesh and scipy through the
+footprints: every command starts faster (`battlesight --version` imports none of it).
 """
 
-from pathlib import Path
+from __future__ import annotations
 
-from .errors import SceneError, SceneProblem
-from .footprints import piece_footprint
-from .loader import load_scene, scene_from_dict, validate_scene_file
-from .model import RULESET_IDS, TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
-from .paths import ASSETS_DIR, resolve_mesh_file
-from .save import save_scene, scene_to_dict
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .errors import SceneError, SceneProblem
+    from .footprints import piece_footprint
+    from .loader import load_scene, scene_from_dict, validate_scene_file
+    from .model import RULESET_IDS, TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
+    from .paths import ASSETS_DIR, resolve_mesh_file
+    from .save import save_scene, scene_to_dict
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 DEFAULT_SCENE = EXAMPLES_DIR / "demo.yaml"
+
+#: public name -> the submodule that defines it
+_LAZY = {
+    "SceneError": "errors", "SceneProblem": "errors",
+    "piece_footprint": "footprints",
+    "load_scene": "loader", "scene_from_dict": "loader", "validate_scene_file": "loader",
+    "RULESET_IDS": "model", "TERRAIN_TYPES": "model", "ModelSpec": "model", "Scene": "model",
+    "TerrainPiece": "model",
+    "ASSETS_DIR": "paths", "resolve_mesh_file": "paths",
+    "save_scene": "save", "scene_to_dict": "save",
+}
 
 __all__ = [
     "ASSETS_DIR",
@@ -34,3 +54,13 @@ __all__ = [
     "scene_to_dict",
     "validate_scene_file",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name's submodule is imported when the name is first asked for."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'battlesight.scenes' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -1,7 +1,10 @@
 """The `battlesight` command: one sub-command per module of `battlesight.viewer.commands`.
 
 Each command module defines `add_parser(subparsers)` and `run(args) -> int`. Modules are
-imported lazily by name so that commands which do not draw never import Panda3D.
+imported lazily by name: a run imports the module of its own command only (its parser is the
+only one declared in full), so that commands which do not draw never import Panda3D and
+`battlesight --version` imports no command at all; help without a command imports them all to
+list them.
 """
 
 from __future__ import annotations
@@ -42,7 +45,25 @@ EXIT_BAD_INPUT = 2
 MAX_PROBLEMS_SHOWN = 50
 
 
-def build_parser() -> argparse.ArgumentParser:
+def requested_command(argv: list[str]) -> str | None:
+    """The command a command line asks for: its first word that is not an option (the top
+    level's options take no value); None when there is none or help is asked before it."""
+    for word in argv:
+        if word in ("-h", "--help"):
+            return None
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. argv given: only the command it asks for is declared in
+    full (its module imported); the other commands are declared by name, so that a misspelt
+    one is still refused with the list of commands. argv None, or asking for help before a
+    command: every command in full (the help lists them)."""
+    only = requested_command(argv) if argv is not None else None
+    lazy = argv is not None and (only is not None or not any(
+        w in ("-h", "--help") for w in argv))
     parser = OneLineParser(
         prog="battlesight",
         description="3D battlefield line of sight for tabletop wargames.",
@@ -51,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, module in COMMANDS.items():
-        importlib.import_module(f"battlesight.viewer.commands.{module}").add_parser(sub, name)
+        if lazy and name != only:
+            sub.add_parser(name)
+        else:
+            importlib.import_module(f"battlesight.viewer.commands.{module}").add_parser(sub, name)
     return parser
 
 
@@ -87,7 +111,8 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     module = importlib.import_module(f"battlesight.viewer.commands.{COMMANDS[args.command]}")
     forget_inputs()  # a new run (main may be called many times in one process)

@@ -1,0 +1,65 @@
+"""The command line imports only what the asked command needs (issue 13: every command starts
+faster): `--version` imports no command and no trimesh, a command imports its own module only,
+and help without a command still lists them all."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import battlesight.scenes as scenes
+from battlesight.viewer.cli import COMMANDS, build_parser, main, requested_command
+
+
+def _modules_after(code: str) -> set[str]:
+    line = f"import sys; {code}; print('\\n'.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", line], capture_output=True, text=True,
+                         check=True).stdout
+    return set(out.split())
+
+
+def test_version_imports_no_command_and_no_trimesh():
+    loaded = _modules_after("from battlesight.viewer.cli import main\n"
+                            "try:\n    main(['--version'])\nexcept SystemExit:\n    pass")
+    assert "trimesh" not in loaded and "scipy" not in loaded
+    assert not any(m.startswith("battlesight.viewer.commands.") and not m.endswith(
+        ("arguments",)) for m in loaded), sorted(m for m in loaded if "commands." in m)
+
+
+def test_a_command_imports_its_own_module_only():
+    loaded = _modules_after("from battlesight.viewer.cli import build_parser; "
+                            "build_parser(['validate', 'x.yaml'])")
+    assert "battlesight.viewer.commands.validate" in loaded
+    assert "battlesight.viewer.commands.render" not in loaded
+    assert "battlesight.viewer.commands.los" not in loaded
+
+
+def test_requested_command():
+    assert requested_command(["los", "a.yaml", "--all"]) == "los"
+    assert requested_command(["--version"]) is None
+    assert requested_command(["-h", "los"]) is None
+    assert requested_command(["nosuch"]) is None
+
+
+def test_help_lists_every_command(capsys):
+    try:
+        main(["--help"])
+    except SystemExit as stop:
+        assert stop.code == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in COMMANDS)
+    assert "line of sight from one model" in out  # the help strings of the modules
+
+
+def test_misspelt_command_is_refused_with_the_list(capsys):
+    try:
+        build_parser(["lso"]).parse_args(["lso"])
+    except SystemExit as stop:
+        assert stop.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'lso'" in err and "'render'" in err
+
+
+def test_scenes_names_are_lazy_and_complete():
+    for name in scenes.__all__:
+        assert getattr(scenes, name) is not None
