@@ -29,6 +29,25 @@ class OneLineParser(argparse.ArgumentParser):
         hint = f" (see {self.prog} --help)"
         self.exit(2, shorten(f"{self.prog}: {message}", 400 - len(hint)) + hint + "\n")
 
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse's, but arguments a sub-command does not know are refused by that
+        sub-command's parser (`battlesight play: unrecognized arguments: ...`), not the top's."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._owner_of_extras(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _owner_of_extras(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The deepest chosen sub-command's parser (this one when none was chosen)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+                if chosen is not None:
+                    owner = chosen._owner_of_extras(parsed) \
+                        if isinstance(chosen, OneLineParser) else chosen
+                    return owner
+        return self
+
 
 def _bounds(lo: float | None, hi: float | None) -> str:
     if lo is not None and hi is not None:
