@@ -109,7 +109,8 @@ def check_move(board: Board, unit: str, dests: dict[str, Dest], limit: float, *,
                           f"most {limit:g}\"", geometry={"model": m, "distance": dist})
         for entry in board.world.terrain.values():
             if is_impassable(entry) and overlaps(there, entry.geometry.shape):
-                return Ruling(False, "wh40k6 §6.1", f"{m} would end in impassable {entry.id}")
+                return Ruling(False, "wh40k6 §6.1", f"{m} would end in impassable "
+                              f"{board.groups.piece_of(entry.id)}")
         final[m] = there
     movers = set(final)
     for m, there in final.items():

@@ -79,7 +79,8 @@ def check_block(game: Game, unit: str, form: fm.Formation, allow: tuple[str, ...
         foot = np.asarray(entry.geometry.footprint, float)
         if entry.data.get("impassable") and len(foot) >= 3:
             if planar.meet(hull.shape, entry.geometry.shape):
-                return Ruling(False, "whfb6 §6", f"{unit} would end in impassable {entry.id}")
+                return Ruling(False, "whfb6 §6", f"{unit} would end in impassable "
+                              f"{board.groups.piece_of(entry.id)}")
     player = board.unit_player(unit)
     for other in board.unit_ids():
         if other == unit or other in allow or not board.unit_models(other):

@@ -95,9 +95,11 @@ def plan_path(board: Board, model: str, waypoints: list[tuple[float, float]],
         if r.obstruction or r.impassable:
             if not ghost or r.impassable:
                 if _overlap(poly, pts[1:], me.radius).any():
-                    path.problem = path.problem or f"the base would pass through {pid}"
+                    path.problem = path.problem or \
+                        f"the base would pass through {board.groups.piece_of(pid)}"
         elif r.obstacle and not ghost and _overlap(poly, pts[1:], me.radius).any():
-            path.obstacles.append(pid)
+            if board.groups.piece_of(pid) not in path.obstacles:  # the pieces crossed
+                path.obstacles.append(board.groups.piece_of(pid))
             if not pathfinder:
                 path.cost += OBSTACLE_COST
     for other, ob in bodies(board).items():
@@ -175,7 +177,7 @@ def charge_move(board: Board, model: str, target: str, allowance: float,
         if stops:
             hit = np.flatnonzero(_overlap(poly, pts, me.radius))
             if len(hit) and s_pts[max(hit[0] - 1, 0)] < s_stop:
-                s_stop, who = float(s_pts[max(hit[0] - 1, 0)]), pid
+                s_stop, who = float(s_pts[max(hit[0] - 1, 0)]), board.groups.piece_of(pid)
         rough = rough_outline(board.world, index.rules, pid) if r.rough else None
         if rough is not None and not profile.has("pathfinder"):
             inside = planar.covers(pts, rough).astype(float)

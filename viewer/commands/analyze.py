@@ -226,7 +226,7 @@ def format_report(f: dict) -> str:
         f"  fairness               {f['fairness']:+.3f}   {f['fairness_source']}",
         f"  longest lane           {f['longest_lane']:.1f}\"{lane_text}",
         f"  terrain area           {f['terrain_area']:.1%}   blocking {f['blocking_area']:.1%}"
-        f"   {f['pieces']} pieces",
+        f"   {f['pieces']} piece{'' if f['pieces'] == 1 else 's'}",
         "  checks:",
     ]
     for c in f["checks"]:
