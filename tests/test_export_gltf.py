@@ -96,3 +96,27 @@ def test_bad_units_are_refused(tmp_path, capsys):
         main(["export", str(DEMO), str(out), "--units", "furlong"])
     assert stop.value.code == 2 and not out.exists()
     assert "furlong" in capsys.readouterr().err
+
+
+def test_a_textured_mesh_keeps_its_texture(tmp_path):
+    """A textured GLB terrain piece is exported with its image, not a flat colour."""
+    from PIL import Image
+
+    crate = trimesh.creation.box((4, 4, 3))
+    uv = np.random.default_rng(0).random((len(crate.vertices), 2))
+    crate.visual = trimesh.visual.TextureVisuals(uv=uv, image=Image.new("RGB", (8, 8),
+                                                                        (200, 30, 160)))
+    crate.export(tmp_path / "crate.glb")
+    scene = tmp_path / "scene.yaml"
+    scene.write_text("format: 1\nname: t\nruleset: wh40k6\ntable: [24, 24]\nterrain:\n"
+                     "  - {id: crate, type: mesh, file: crate.glb, at: [12, 12]}\nmodels: []\n")
+    out = tmp_path / "out.glb"
+    assert main(["export", str(scene), str(out)]) == 0
+    loaded = trimesh.load(out)
+    visual = loaded.geometry["crate"].visual
+    assert visual.material.baseColorTexture.getpixel((0, 0))[:3] == (200, 30, 160)
+    assert visual.uv is not None and len(visual.uv) == 3 * len(loaded.geometry["crate"].faces)
+    doc = gltf_json(out)
+    assert len(doc["images"]) == 1
+    # the geometry is the world's: 4" wide in metres, standing on the table
+    assert loaded.geometry["crate"].extents[0] == pytest.approx(4 * 0.0254, rel=0.01)

@@ -19,7 +19,7 @@ from battlesight.geometry.world import World
 from trimesh.visual import ColorVisuals, TextureVisuals
 from trimesh.visual.material import PBRMaterial
 
-from . import palette
+from . import mesh_textures, palette
 
 #: Scale from the project's inches to each unit a file may be written in.
 UNITS: dict[str, float] = {"m": 0.0254, "cm": 2.54, "mm": 25.4, "in": 1.0}
@@ -55,6 +55,36 @@ def dressed(mesh: trimesh.Trimesh, mat: PBRMaterial, to_file: np.ndarray) -> tri
     return out
 
 
+def textured_parts(mesh: trimesh.Trimesh, parts: list[mesh_textures.Part] | None,
+                   mat: PBRMaterial) -> list[trimesh.Trimesh] | None:
+    """The mesh cut into its file's parts, each wearing its texture image (corner texture
+    coordinates, so faces keep their own UVs) or `mat`; faces past the file's (a base the
+    loader added) wear `mat`. None when the file brought no textures or does not match."""
+    from PIL import Image
+
+    faces = np.asarray(mesh.faces)
+    total = sum(count for count, _, _ in parts) if parts else 0
+    if not parts or len(faces) < total:
+        return None
+    tris = np.asarray(mesh.vertices)[faces]
+    out, start = [], 0
+    for count, uv, image in [*parts, (len(faces) - total, None, None)]:
+        chunk = tris[start:start + count]
+        start += count
+        if not len(chunk):
+            continue
+        piece = trimesh.Trimesh(chunk.reshape(-1, 3), np.arange(len(chunk) * 3).reshape(-1, 3),
+                                process=False)
+        if image is not None and uv is not None:
+            look = PBRMaterial(name=f"{mat.name}-texture", baseColorTexture=Image.fromarray(
+                image), metallicFactor=0.0, roughnessFactor=0.85)
+            piece.visual = TextureVisuals(uv=uv.reshape(-1, 2), material=look)
+        else:
+            piece.visual = TextureVisuals(material=mat)
+        out.append(piece)
+    return out
+
+
 def file_transform(units: str) -> np.ndarray:
     """(4, 4) project frame (inches, z-up) -> file frame (`units`, y-up)."""
     scale = np.diag([UNITS[units]] * 3 + [1.0])
@@ -69,27 +99,40 @@ def table_mesh(world: World) -> trimesh.Trimesh:
     return board
 
 
-def world_scene(world: World, units: str = "m") -> trimesh.Scene:
+def world_scene(world: World, units: str = "m", scene=None) -> trimesh.Scene:
     """The glTF scene of `world`: nodes `table`, `terrain` (one child per piece, `ID/area` for
-    a piece's area volume) and `models` (one child per model), each named by its id."""
+    a piece's area volume) and `models` (one child per model), each named by its id. With the
+    `scene` the world was built from, a mesh file's own textures are kept (its parts after the
+    first as `ID/1`, `ID/2`, ...)."""
     if units not in UNITS:
         raise ValueError(f"units must be one of {', '.join(UNITS)}, got {units!r}")
     to_file = file_transform(units)
-    scene = trimesh.Scene(base_frame="battlesight")
+    out = trimesh.Scene(base_frame="battlesight")
     for group in ("terrain", "models"):
-        scene.graph.update(frame_from="battlesight", frame_to=group)
+        out.graph.update(frame_from="battlesight", frame_to=group)
 
-    def add(name: str, mesh: trimesh.Trimesh, mat: PBRMaterial, parent: str) -> None:
-        scene.add_geometry(dressed(mesh, mat, to_file), node_name=name, geom_name=name,
-                           parent_node_name=parent)
+    def add(name: str, mesh: trimesh.Trimesh, mat: PBRMaterial, parent: str,
+            parts: list[mesh_textures.Part] | None = None) -> None:
+        pieces = textured_parts(mesh, parts, mat)
+        if pieces is None:
+            out.add_geometry(dressed(mesh, mat, to_file), node_name=name, geom_name=name,
+                             parent_node_name=parent)
+            return
+        for i, piece in enumerate(pieces):
+            part = name if i == 0 else f"{name}/{i}"
+            out.add_geometry(piece.apply_transform(to_file), node_name=part, geom_name=part,
+                             parent_node_name=parent)
 
     add("table", table_mesh(world), material("table", palette.TABLE, 1.0), "battlesight")
     looks: dict[str, PBRMaterial] = {}
+    shapes = {m.id: m for m in getattr(scene, "models", ())}
     for entry in world.terrain.values():
         colour = palette.TERRAIN.get(entry.kind, palette.OTHER_TERRAIN)
         if entry.geometry.solid is not None:
             mat = looks.setdefault(entry.kind, material(entry.kind, colour))
-            add(entry.id, entry.geometry.solid, mat, "terrain")
+            file = mesh_textures.piece_file(scene, entry.id) if entry.kind == "mesh" else None
+            add(entry.id, entry.geometry.solid, mat, "terrain",
+                mesh_textures.scene_file_textures(scene, file) if file else None)
         if entry.geometry.area is not None:
             area = palette.FOREST_CANOPY if entry.kind == "forest" else palette.AREA
             name = f"{entry.kind}-area"
@@ -98,10 +141,13 @@ def world_scene(world: World, units: str = "m") -> trimesh.Scene:
     for model in world.models.values():
         name = f"player-{model.player}" if model.player is not None else "neutral"
         mat = looks.setdefault(name, material(name, palette.player_colour(model.player), 0.6))
-        add(model.id, model.mesh, mat, "models")
-    return scene
+        spec = shapes.get(model.id)
+        add(model.id, model.mesh, mat, "models",
+            mesh_textures.scene_file_textures(scene, spec.shape) if spec is not None
+            and spec.is_mesh else None)
+    return out
 
 
-def world_glb(world: World, units: str = "m") -> bytes:
+def world_glb(world: World, units: str = "m", scene=None) -> bytes:
     """The binary glTF of `world_scene`."""
-    return world_scene(world, units).export(file_type="glb")
+    return world_scene(world, units, scene).export(file_type="glb")

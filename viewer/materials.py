@@ -135,40 +135,11 @@ def base_faces_of(mesh, volume=None) -> np.ndarray:
     return np.flatnonzero((v[np.asarray(mesh.faces)][..., 2] <= low).all(axis=1))
 
 
-def file_textures(path) -> list[tuple[int, np.ndarray | None, np.ndarray | None]] | None:
-    """Per geometry node of a mesh file, in the order `geometry.meshfile` reads them: (faces,
-    corner texture coordinates (faces, 3, 2) or None, RGB(A) image or None). None when the file
-    has no textures at all."""
-    import trimesh
-
-    try:
-        scene = trimesh.load(str(path), force="scene")
-    except Exception:  # noqa: BLE001 - validate already read it; unreadable here means untextured
-        return None
-    parts, any_texture = [], False
-    for node in scene.graph.nodes_geometry:
-        _, geom_name = scene.graph[node]
-        mesh = scene.geometry.get(geom_name)
-        if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
-            continue
-        uv, image = None, None
-        visual = getattr(mesh, "visual", None)
-        if getattr(visual, "kind", None) == "texture" and visual.uv is not None:
-            material = visual.material
-            img = getattr(material, "baseColorTexture", None) or getattr(material, "image", None)
-            if img is not None and len(visual.uv) == len(mesh.vertices):
-                uv = np.asarray(visual.uv, dtype=np.float64)[np.asarray(mesh.faces)]
-                image = np.asarray(img.convert("RGBA" if "A" in img.mode else "RGB"))
-                any_texture = True
-        parts.append((len(mesh.faces), uv, image))
-    return parts if any_texture else None
-
-
 def textured_mesh(name: str, mesh, parts, fallback: palette.Colour, world=None,
                   rest: palette.Colour | None = None) -> NodePath | None:
-    """A mesh drawn with its file's textures (`file_textures`): one node per part, textured
-    parts keep their image, the others get fallback. Faces past the file's (a base the
-    loader added under a model) are painted rest; None when the mesh has fewer faces."""
+    """A mesh drawn with its file's textures (`mesh_textures.file_textures`): one node per
+    part, textured parts keep their image, the others get fallback. Faces past the file's (a
+    base the loader added under a model) are painted rest; None when the mesh has fewer faces."""
     tris = soup(mesh)
     total = sum(count for count, _, _ in parts) if parts is not None else 0
     if parts is None or len(tris) < total or (len(tris) > total and rest is None):

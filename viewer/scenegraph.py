@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from panda3d.core import NodePath, TransparencyAttrib
 
-from . import geom, lighting, materials, palette, proxies
+from . import geom, lighting, materials, mesh_textures, palette, proxies
 from .lighting import FLAT, Look
 
 GROUND_BIN = "background"  # a fixed-order bin drawn before the opaque one
@@ -180,24 +180,14 @@ def _lit_piece(root: NodePath, entry, world, scene) -> NodePath:
 
 
 def _file_parts(scene, piece_id: str):
-    """The textures of a mesh piece's file (`materials.file_textures`), None without any."""
+    """The textures of a mesh piece's file (`mesh_textures`), None without any."""
     if scene is None:
         return None
-    piece = next((p for p in getattr(scene, "terrain", ()) if p.id == piece_id), None)
-    file = piece.data.get("file") if piece is not None else None
-    return _textures_of(scene, file)
+    return mesh_textures.scene_file_textures(scene, mesh_textures.piece_file(scene, piece_id))
 
 
 def _textures_of(scene, file):
-    if not isinstance(file, str) or not file.lower().endswith((".glb", ".gltf", ".obj")):
-        return None
-    from battlesight.scenes.paths import resolve_mesh_file
-
-    try:
-        path = resolve_mesh_file(file, getattr(scene, "scene_dir", None))
-    except ValueError:
-        return None
-    return materials.file_textures(path)
+    return mesh_textures.scene_file_textures(scene, file)
 
 
 def base_radii(model) -> tuple[float, float]:

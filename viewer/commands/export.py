@@ -27,13 +27,14 @@ def run(args) -> int:
     if out.suffix.lower() != ".glb":
         raise UsageError(f"{out}: the output must be a .glb file")
     check_output_path(out)
-    _, world = load(args.scene)
-    export_world(world, out, args.units)
+    scene, world = load(args.scene)
+    export_world(world, out, args.units, scene)
     print(f"wrote {out} ({len(world.terrain)} terrain pieces, {len(world.models)} models, "
           f"in {args.units}, y-up)")
     return 0
 
 
-def export_world(world: World, out: Path, units: str = "m") -> None:
-    """Write safely (``scenes.output``: a temporary file beside `out`, then a rename)."""
-    write_output(out, world_glb(world, units))
+def export_world(world: World, out: Path, units: str = "m", scene=None) -> None:
+    """Write safely (``scenes.output``: a temporary file beside `out`, then a rename); with
+    the scene, mesh files keep their textures."""
+    write_output(out, world_glb(world, units, scene))
