@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.rulesets.core.rules_data import Problem, stat_problem, terrain_value_problems
+from battlesight.rulesets.core.rules_data import (
+    MAX_STAT,
+    Problem,
+    stat_problem,
+    terrain_value_problems,
+)
 from battlesight.scenes.checks import is_number, show
 from battlesight.scenes.limits import MAX_COORDINATE
 
@@ -71,13 +76,47 @@ def _sizes(values: tuple[float, ...], prefix: str = "") -> str:
     return ", ".join(f"{prefix}{v:g}" for v in values)
 
 
+#: a weapon's whole-number stats: the least each may be (ROF 0 would be a weapon that never
+#: attacks: leave ROF out, or '-', for a weapon without a rate of fire)
+WEAPON_NUMBERS = {"ROF": 1, "POW": 0}
+#: the texts a weapon's ROF / POW may be instead of a number (no value, or a variable rate)
+WEAPON_TEXTS = {"ROF": ("-", "*"), "POW": ("-",)}
+
+
+def _whole_problem(value: Any, least: int, texts: tuple[str, ...]) -> str | None:
+    """A message unless value is a whole number from least to MAX_STAT or one of texts."""
+    if isinstance(value, str) and value.strip() in texts:
+        return None
+    if is_number(value) and value == value and value == int(value) \
+            and least <= value <= MAX_STAT:
+        return None
+    also = f" or {' / '.join(repr(t) for t in texts)}" if texts else ""
+    return f"must be a whole number from {least} to {MAX_STAT}{also}, got {show(value)}"
+
+
+def stat_text_problems(data: dict[str, Any], path: str) -> list[Problem]:
+    """wmh2 characteristics are numbers: text other than '-' (such as '3+', which the core
+    accepts for other systems) would be dropped from the profile without a word."""
+    stats = data.get("stats")
+    return [(f"{path}.stats.{key}", f"a wmh2 characteristic is a whole number (or '-'), got "
+                                    f"{show(v)}")
+            for key, v in (stats.items() if isinstance(stats, dict) else ())
+            if isinstance(v, str) and v.strip() != "-" and stat_problem(v) is None]
+
+
 def weapon_problems(value: Any, path: str) -> list[Problem]:
-    """The RNG and AOE of each inline weapon mapping: RNG a distance in inches, melee, reach
-    or a spray SP 6 / SP 8 / SP 10; AOE a template diameter 3, 4 or 5 (wmh2 §9.1)."""
+    """The RNG, AOE, ROF and POW of each inline weapon mapping: RNG a distance in inches,
+    melee, reach or a spray SP 6 / SP 8 / SP 10; AOE a template diameter 3, 4 or 5 (wmh2
+    §9.1); ROF a whole number from 1 (or '-' / '*'), POW a whole number from 0 (or '-')."""
     out: list[Problem] = []
     for i, entry in enumerate(value if isinstance(value, list) else []):
         if not isinstance(entry, dict):
             continue
+        for key in entry:
+            name = str(key).upper()
+            if name in WEAPON_NUMBERS and entry[key] is not None and (why := _whole_problem(
+                    entry[key], WEAPON_NUMBERS[name], WEAPON_TEXTS[name])):
+                out.append((f"{path}.weapons[{i}].{key}", why))
         for key in ("RNG", "rng"):
             rng = entry.get(key)
             if key not in entry or (isinstance(rng, str) and rng.strip().lower() in (
@@ -104,17 +143,18 @@ def weapon_problems(value: Any, path: str) -> list[Problem]:
 
 
 def check(ruleset: Ruleset, scene: Scene) -> list[Problem]:
-    """Clouds in play; focus, fury and arc; the controller of a battlegroup model; the RNG and
-    AOE of inline weapons."""
+    """Clouds in play; focus, fury and arc; the controller of a battlegroup model; numeric
+    characteristics; the RNG, AOE, ROF and POW of inline weapons."""
     out = _clouds(scene.extra.get("clouds")) + terrain_value_problems(scene, "cover", parse_cover)
     ids = {m.id for m in scene.models}
     for i, unit in enumerate(scene.units):
         ident = unit.get("id")
         upath = f"units[{ident}]" if isinstance(ident, str) and ident.strip() else f"units[{i}]"
-        out += weapon_problems(unit.get("weapons"), upath)
+        out += weapon_problems(unit.get("weapons"), upath) + stat_text_problems(unit, upath)
     for spec in scene.models:
         path = f"models[{spec.id}]"
         out += weapon_problems(spec.extra.get("weapons"), path)
+        out += stat_text_problems(spec.extra, path)
         for key in ("focus", "fury"):
             if key in spec.extra and (why := stat_problem(spec.extra[key])):
                 out.append((f"{path}.{key}", why))
