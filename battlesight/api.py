@@ -26,7 +26,13 @@ import numpy as np
 
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.board import Board
-from battlesight.rulesets.core.readings import Readings, current_readings, differences, use
+from battlesight.rulesets.core.readings import (
+    Readings,
+    current_readings,
+    differences,
+    parse_assignments,
+    use,
+)
 from battlesight.rulesets.core.ruleset import Ruleset, get_ruleset
 from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.rulesets.core.verdict import Verdict
@@ -41,8 +47,9 @@ if TYPE_CHECKING:
     from battlesight.viewer.render import RenderSettings
 
 SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
-#: a choice of readings: id -> value (`{"wh40k6.A2": "seen-only"}`), or a `Readings`
-ReadingsChoice = Mapping[str, str] | None
+#: a choice of readings: id -> value (`{"wh40k6.A2": "seen-only"}`), a `Readings`, or
+#: "ID=VALUE" texts as the CLI's `--reading` takes them (one, or a list)
+ReadingsChoice = Mapping[str, str] | str | list[str] | tuple[str, ...] | None
 
 
 def example(name: str = "demo") -> Path:
@@ -188,12 +195,21 @@ class Battlefield:
 
     def readings(self, chosen: ReadingsChoice = None) -> Readings:
         """The scene's system's readings of its ambiguous rules, `chosen` (id -> value, e.g.
-        {"wh40k6.A2": "seen-only"}) over the defaults; ValueError naming the known ids or
-        values for one the system does not declare. None: the readings in use (a
+        {"wh40k6.A2": "seen-only"}, or "ID=VALUE" texts as `--reading` takes them) over the
+        defaults; ValueError naming the known ids or values for one the system does not
+        declare, or the expected shape for anything else. None: the readings in use (a
         `core.readings.use` block around the call; the defaults outside one)."""
         if chosen is None:
             declared = {r.id for r in self.ruleset.readings}
             chosen = {k: v for k, v in current_readings().changed().items() if k in declared}
+        if isinstance(chosen, str):
+            chosen = [chosen]
+        if isinstance(chosen, list | tuple) and all(isinstance(t, str) for t in chosen):
+            chosen = parse_assignments(list(chosen))
+        if not isinstance(chosen, Mapping):
+            raise ValueError("readings: expected a mapping of reading id to value "
+                             "({'wh40k6.A2': 'seen-only'}), an 'ID=VALUE' text or a list of "
+                             f"them, got {type(chosen).__name__}")
         return self.ruleset.choose_readings(dict(chosen))
 
     def judge(self, observer: str, target: str, *,
