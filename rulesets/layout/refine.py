@@ -228,7 +228,7 @@ class _Sight:
 
     An answer is unsure (never copied to a neighbour) when its segment was blocked by a piece
     with openings or overhangs (a ruin's windows and floors, a mesh: sight flips within a cell
-    there) or decided by a lower segment, or when it crosses (or an end lies in) the hull, grown
+    there) or decided by a lower segment, or when it crosses (or lies wholly in) the hull, grown
     by one lattice step in plan, of a ruin's wall or floor, of such a piece, of a piece made of
     several parts (the gaps between a forest's trunks) or of one thinner than two lattice steps
     (whose shadow could fall between lattice cells): every segment that such a piece could
@@ -280,7 +280,7 @@ class _Sight:
             idx = np.flatnonzero(~opened)
             origins, delta, lengths = caster._rays(a[idx], hs0, b[idx], ht0)
             unsure[idx[self.hulls.occluded(origins, delta, lengths)]] = True
-            unsure |= self.near[hs0][a] | self.near[ht0][b]  # an end within a grown hull
+            unsure |= self.near[hs0][a] & self.near[ht0][b]  # wholly inside: no crossing seen
         for hs, ht in self.test.pairs[1:]:
             lower = hs <= hs0 and ht <= ht0  # columns still block a lower segment
             todo = np.flatnonzero(~seen & opened) if lower else np.flatnonzero(~seen)
