@@ -20,6 +20,7 @@ from battlesight.viewer.commands.common import (
     table,
 )
 from battlesight.viewer.errors import UsageError
+from battlesight.viewer.two_processes import in_two_processes
 from battlesight.viewer.unit_matrix import all_pairs, unit_matrix
 
 from battlesight.api import Battlefield
@@ -77,8 +78,16 @@ def los_reports(scene: Scene, world: World, pairs: list[tuple[str, str]],
     base distances (the system's own first), and the rule's verdict under `verdict`
     (visible by the rule, seen_share that counts, geometric_share, cover, reason, rule,
     modifiers), judged under `readings`. every: add `readings` to each report, the verdicts
-    another reading of an ambiguous rule would change (`Battlefield.judge_readings`)."""
+    another reading of an ambiguous rule would change (`Battlefield.judge_readings`).
+    Many pairs are judged in two processes, half each (`in_two_processes`: the pairs are
+    independent, the reports the same)."""
     field = Battlefield(scene, world)
+    return in_two_processes(lambda part: _reports(field, part, readings, every), pairs)
+
+
+def _reports(field: Battlefield, pairs: list[tuple[str, str]],
+             readings: Mapping[str, str] | None, every: bool) -> list[dict]:
+    """`los_reports` of these pairs, in one process."""
     if not every:
         return [report(field, v) for v in field.judge_many(list(pairs), readings=readings)]
     verdicts, others = field.judge_readings(list(pairs), readings=readings)
