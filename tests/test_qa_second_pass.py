@@ -96,3 +96,44 @@ def test_api_readings_of_another_shape_are_refused_clearly(chosen, says):
     field = battlesight.load(battlesight.example("wh40k6_city_ruins"))
     with pytest.raises(ValueError, match=says):
         field.readings(chosen)
+
+
+@pytest.mark.parametrize("share, text", [(0.003, "<1% seen"), (0.0, "0% seen"), (0.62, "62% seen"),
+                                         (0.997, ">99% seen"), (1.0, "100% seen")])
+def test_verdict_label_never_reads_0_percent_for_a_seen_model(share, text):
+    from battlesight.rulesets.core.verdict import Verdict
+
+    verdict = Verdict("a", "b", True, share, share, "why", "rule")
+    assert verdict.label == f"{text}, clear"
+
+
+def test_aos2_melee_targets_show_the_share_sight_gives():
+    """A melee attack needs no sight, but its table showed 'seen yes, 0%': the share is the
+    sight verdict's, as for missiles."""
+    from battlesight.rulesets.aos2 import attacks
+
+    from tests.test_whfb6_scenes import board, loose, scene
+
+    models = loose("u", 2, "archer", [(20.0, 18.0), (22.0, 18.0)])
+    models += loose("w", 1, "blood-warrior", [(20.0, 16.5)])
+    b = board(scene("aos2", [], models=models))
+    report = attacks.analyse(b, "w", "u", attacks.Context(missile=False)).to_dict()
+    verdicts = b.ruleset.judge(b, [("w-1", "u-1"), ("w-1", "u-2")])
+    shares = {t["model"]: t["visible_fraction"] for t in report["targets"]}
+    assert all(t["visible"] for t in report["targets"])
+    assert shares == {v.target: round(v.seen_share, 4) for v in verdicts}
+    assert shares["u-1"] > 0.5
+
+
+def test_shoot_table_shows_no_save_odds_for_attacks_that_cannot_hit(capsys):
+    aos = str(EXAMPLES_DIR / "aos2_ruins_obstacles.yaml")
+    code, out, _ = run(capsys, "shoot", aos, "--unit", "judicators", "--target",
+                       "bloodreavers", "--weapon", "storm gladius")
+    rows = [x.split() for x in out.splitlines() if x.startswith("reaver-")]
+    assert code == 0 and rows
+    assert all(r[-4:] == ["0.000", "-", "-", "0.000"] for r in rows), rows
+    code, out, _ = run(capsys, "shoot", aos, "--unit", "judicators", "--target",
+                       "bloodreavers", "--weapon", "storm gladius", "--json")
+    import json
+
+    assert all(t["p_save_fail"] == 1.0 for t in json.loads(out)["targets"])  # the schema's

@@ -220,9 +220,10 @@ def _target_cover(t: str, lines: list[AttackLine], attackers: list[AttackLine],
 
 def _verdicts(board: Board, unit: str, attackers: list[str], targets: list[str],
               ctx: Context) -> dict[tuple[str, str], Verdict]:
-    """The sight verdict of every attacker and target model pair of a missile attack between
-    units on the table, in one batch (none for melee or a garrison: seen through its feature)."""
-    if not ctx.missile or unit in ctx.garrisons or board.unit_of(targets[0]) in ctx.garrisons:
+    """The sight verdict of every attacker and target model pair between units on the table,
+    in one batch (none for a garrison: seen through its feature). Melee needs no sight: its
+    verdicts give only the share each target shows, as for missiles (its cover is §5.1's)."""
+    if unit in ctx.garrisons or board.unit_of(targets[0]) in ctx.garrisons:
         return {}
     pairs = [(a, t) for a in attackers for t in targets]
     return dict(zip(pairs, board.ruleset.judge(board, pairs, samples=ctx.samples), strict=True))

@@ -23,6 +23,16 @@ NAMED_KINDS = frozenset({"concealment", "elevation"})
 STATUSES = ("clear", "cover", "hidden")
 
 
+def share_text(share: float) -> str:
+    """A share as a whole percentage for people: '62%'; a share that rounds to 0% or 100%
+    without being none or all reads '<1%' / '>99%' (a seen model never reads '0% seen')."""
+    if 0.0 < share < 0.005:
+        return "<1%"
+    if 0.995 <= share < 1.0:
+        return ">99%"
+    return f"{round(100 * share)}%"
+
+
 @dataclass(frozen=True)
 class Modifier:
     """One modifier that applies to a roll or a characteristic, with the rule that gives it.
@@ -121,7 +131,7 @@ class Verdict:
         'not visible'. The share is `seen_share`, the one the rule counts."""
         if not self.visible:
             return "not visible"
-        pct = f"{round(100 * self.seen_share)}% seen"
+        pct = f"{share_text(self.seen_share)} seen"
         return f"{pct}, {self.cover_text}" if self.in_cover else f"{pct}, clear"
 
     def outcome(self) -> tuple:

@@ -7,6 +7,7 @@ from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.profiles import ProfileError
 from battlesight.rulesets.core.ruling import cover_value_text
 from battlesight.rulesets.core.standard import STANDARD_LABEL
+from battlesight.rulesets.core.verdict import share_text
 from battlesight.scenes.limits import MAX_SAMPLES, MIN_SAMPLES
 from battlesight.viewer.commands.arguments import (
     add_reading_arguments,
@@ -145,6 +146,14 @@ def template_text(t: dict) -> str:
     return "\n".join(parts)
 
 
+def _given_a_hit(t: dict) -> list[str]:
+    """The p_wound and p_save_fail cells: '-' where no attack can hit (p_hit 0), whose
+    conditional steps the JSON keeps (see the schema) but a table must not show as odds."""
+    if not t["p_hit"]:
+        return ["-", "-"]
+    return [f"{t['p_wound']:.3f}", f"{t['p_save_fail']:.3f}"]
+
+
 def format_report(r: dict) -> str:
     head = f"{r['unit']} -> {r['target']}: " + (
         "may shoot" if r["eligible"] else f"cannot shoot: {r['reason']}")
@@ -158,10 +167,10 @@ def format_report(r: dict) -> str:
             ["firer", "weapon", "fires", "sees", "range", "shots", "why not"]))
     if r["targets"]:
         parts.append(table([
-            [t["model"], "yes" if t["visible"] else "no", f"{t['visible_fraction']:.0%}",
+            [t["model"], "yes" if t["visible"] else "no", share_text(t["visible_fraction"]),
              cover_text(t["cover"]),
              t["cover"]["source"] or "-", t["cover"]["rule"] or "-", f"{t['p_hit']:.3f}",
-             f"{t['p_wound']:.3f}", f"{t['p_save_fail']:.3f}", f"{t['p_unsaved']:.3f}"]
+             *_given_a_hit(t), f"{t['p_unsaved']:.3f}"]
             for t in r["targets"]],
             ["target", "seen", "visible", "cover", "from", "rule", "p_hit", "p_wound",
              "p_save_fail", "p_unsaved"]))
@@ -211,9 +220,9 @@ def _changes(before: dict, after: dict) -> str:
         elif cover_text(was["cover"]) != cover_text(t["cover"]):
             out.append(f"{t['model']} cover {cover_text(was['cover'])} -> "
                        f"{cover_text(t['cover'])}")
-        elif f"{was['visible_fraction']:.0%}" != f"{t['visible_fraction']:.0%}":
-            shares.append(f"{t['model']} {was['visible_fraction']:.0%} -> "
-                          f"{t['visible_fraction']:.0%} seen")
+        elif share_text(was["visible_fraction"]) != share_text(t["visible_fraction"]):
+            shares.append(f"{t['model']} {share_text(was['visible_fraction'])} -> "
+                          f"{share_text(t['visible_fraction'])} seen")
     out.extend(sights)
     out.extend(shares)
     return "; ".join(out) or "the odds of a model"
