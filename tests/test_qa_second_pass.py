@@ -137,3 +137,22 @@ def test_shoot_table_shows_no_save_odds_for_attacks_that_cannot_hit(capsys):
     import json
 
     assert all(t["p_save_fail"] == 1.0 for t in json.loads(out)["targets"])  # the schema's
+
+
+def test_wh40k6_cover_note_says_whose_view_counts_under_a2(capsys):
+    """dev-2 cannot see boy-3 but its view counts toward the cover (A2): the note said '100%
+    hidden by ruin-d' next to 'visible' as if the model were hidden."""
+    import json
+
+    city = str(EXAMPLES_DIR / "wh40k6_city_ruins.yaml")
+    code, out, _ = run(capsys, "shoot", city, "--unit", "dev-1", "--target", "boyz-1",
+                       "--json")
+    data = json.loads(out)
+    sees = {f["model"]: set(f["sees"]) for f in data["firers"]}
+    blind = [t for t in data["targets"] if t["model"] not in sees[t["cover"]["firer"]]]
+    assert code == 0 and blind
+    for t in blind:
+        firer = t["cover"]["firer"]
+        assert t["cover"]["notes"][0].startswith(f"from {firer}, which cannot see it (A2): ")
+    assert all(not t["cover"]["notes"][0].startswith("from ") for t in data["targets"]
+               if t["model"] in sees[t["cover"]["firer"]])

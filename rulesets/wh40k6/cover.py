@@ -21,6 +21,7 @@ from battlesight.geometry import planar
 from battlesight.geometry.visibility import Visibility
 from battlesight.rulesets.core.readings import current_key
 from battlesight.rulesets.core.ruling import Cover
+from battlesight.rulesets.core.verdict import share_text
 
 from .ambiguities import A1, A2, A3, A10, A11
 from .terrain import (
@@ -141,8 +142,11 @@ def decide(board: Board, target: str, views: list[FirerView]) -> Cover:
             if best is None or value < best.value:
                 # a forest does not hide what is behind it: sight passes through it (§5.5)
                 how = "seen through" if owner in view.forests else "hidden by"
+                # a firer that cannot see the model counts under A2: say whose view it is
+                whose = "" if view.visible else f"from {view.firer}, which cannot see it (A2): "
                 best = Cover(True, value, "save", kind, source, rule, obscured, view.firer,
-                             [f"{share:.0%} {how} {board.groups.piece_of(owner)}"])
+                             [f"{whose}{share_text(share)} {how} "
+                              f"{board.groups.piece_of(owner)}"])
     if best is None:
         return Cover.none(RULE_COVER, worst_seen, f"at most {worst_seen:.0%} obscured")
     best.obscured = worst_seen
