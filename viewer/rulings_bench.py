@@ -6,7 +6,9 @@ the same run (ratios stay meaningful on a busy machine).
   for one model against the other 99, against the plain ray cast of the same pairs; and the
   whole command (a new interpreter) per target;
 - `los --all`: every ordered pair (9,900) through the same path, against the plain ray cast
-  of the same pairs; and the whole command;
+  of the same pairs, and against the same path in one process (the pairs are judged in two,
+  `viewer.two_processes`, where there are many and two cores: the row says how many); and the
+  whole command;
 - geometry all pairs: `visibility_many` of every ordered pair, against raw embreex casting
   the same number of segments, and against the full sample of every pair in one pass (what
   the first pass saves).
@@ -54,6 +56,7 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
     from battlesight.scenes.generate import generate_table
     from battlesight.scenes.save import save_scene
     from battlesight.scenes.yamlread import read_yaml
+    from battlesight.viewer import two_processes
     from battlesight.viewer.commands.common import load
     from battlesight.viewer.commands.los import los_reports
 
@@ -80,6 +83,13 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         from_s = _best(library(one), repeat)
         from_geometry_s = _best(plain(one), repeat)
         all_s = _best(library(every), 1)
+        processes = two_processes.processes_for(len(every))
+        least = two_processes.MIN_ITEMS
+        try:  # the same pairs in one process: the reference of the second
+            two_processes.MIN_ITEMS = 10**9
+            all_one_s = _best(library(every), 1) if processes > 1 else all_s
+        finally:
+            two_processes.MIN_ITEMS = least
         geometry_s = _best(plain(every), repeat)
         from battlesight.geometry import visibility
 
@@ -98,7 +108,8 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         "load_s": load_s, "yaml_s": yaml_s,
         "los_from_s": from_s, "los_from_geometry_s": from_geometry_s,
         "los_from_command_s": from_cmd_s,
-        "los_all_s": all_s, "los_all_command_s": all_cmd_s,
+        "los_all_s": all_s, "los_all_command_s": all_cmd_s, "los_all_processes": processes,
+        "los_all_one_process_s": all_one_s,
         "geometry_all_s": geometry_s, "raw_embreex_s": raw_s, "geometry_full_sample_s": full_s,
         "targets_s": dict(TARGETS),
     }
@@ -116,6 +127,7 @@ def format_rulings_bench(f: dict) -> str:
                 f" ({ref * scale:.2f} {unit}){aim}")
 
     t = f["targets_s"]
+    procs = "1 process" if f["los_all_processes"] == 1 else f"{f['los_all_processes']} processes"
     return "\n".join([
         f"rulings ({f['models']} models, {f['pairs']:,} ordered pairs, {f['rays']:,} rays for "
         "all pairs):",
@@ -125,8 +137,10 @@ def format_rulings_bench(f: dict) -> str:
             "plain rays", f["los_from_geometry_s"] / n, t["los_from_per_target"]),
         row("los --from, per target (whole command)", f["los_from_command_s"] / n, "ms",
             "library", f["los_from_s"] / n, t["los_from_per_target"]),
-        row(f"los --all, {f['pairs']:,} pairs (library)", f["los_all_s"], "s",
+        row(f"los --all, {f['pairs']:,} pairs ({procs})", f["los_all_s"], "s",
             "plain rays", f["geometry_all_s"], t["los_all"]),
+        row(f"los --all, {f['pairs']:,} pairs ({procs})", f["los_all_s"], "s",
+            "one process", f["los_all_one_process_s"], t["los_all"]),
         row(f"los --all, {f['pairs']:,} pairs (whole command)", f["los_all_command_s"], "s",
             "library", f["los_all_s"], t["los_all"]),
         row("geometry all pairs (visibility_many)", f["geometry_all_s"], "s",
