@@ -112,7 +112,7 @@ def _format_keys() -> SceneKeys:
     # `generated` is the provenance `battlesight generate` writes (seed, set-up rule)
     return declare(top=(*TOP_KEYS, "generated"), terrain=("id", "type", "rotation", "group"),
                    terrain_types=types,
-                   model=MODEL_KEYS, unit=("id", "player", "profile"))
+                   model=MODEL_KEYS, unit=("id", "name", "player", "profile"))
 
 
 #: The keys the scene format itself reads (rulesets add theirs).

@@ -138,6 +138,7 @@ def _check_units(ck: Checker, units: list) -> dict[str, dict]:
             ck.add(line_of(u, "player"), f"{path}.player",
                    f"must be a whole number, got {show(u['player'])}")
         ck.string(u, "profile", path)
+        ck.string(u, "name", path)
         form = u.get("formation")
         if form is not None:
             fpath = f"{path}.formation"

@@ -156,3 +156,36 @@ def test_wh40k6_cover_note_says_whose_view_counts_under_a2(capsys):
         assert t["cover"]["notes"][0].startswith(f"from {firer}, which cannot see it (A2): ")
     assert all(not t["cover"]["notes"][0].startswith("from ") for t in data["targets"]
                if t["model"] in sees[t["cover"]["firer"]])
+
+
+@pytest.mark.parametrize("event, names, text", [
+    ({"kind": "move", "unit": "judicators", "data": {"distance": 4.5}}, {},
+     'judicators: move 4.5"'),
+    ({"kind": "move", "unit": "judicators", "data": {"distance": 4.5}},
+     {"judicators": "Judicators of Hammerhal"}, 'Judicators of Hammerhal: move 4.5"'),
+    ({"kind": "pile_in", "unit": "liberators", "data": {}}, {}, "liberators: pile in"),
+    ({"kind": "charge", "unit": "liberators", "data": {"target": "reavers", "distance": 7,
+                                                       "needed": 5.2}},
+     {"reavers": "Bloodreavers"}, 'liberators: charge Bloodreavers (7" rolled, 5.2" needed)'),
+    ({"kind": "fight", "unit": "liberators", "data": {"target": "reavers"}}, {},
+     "liberators: fight reavers"),
+    ({"kind": "shoot", "unit": "dev-1", "data": {"target": "boyz-1", "outcome": {
+        "shots": 6, "hits": 2, "wounds": 1}}}, {"dev-1": "Devastators"},
+     "Devastators: fire at boyz-1 (6 shots, 2 hits, 1 wound, 1 slain)"),
+])
+def test_replay_captions_read_with_any_unit(event, names, text):
+    from battlesight.viewer.replay_timeline import caption
+
+    assert caption(event, 1 if event["kind"] == "shoot" else 0, names) == text
+
+
+def test_a_unit_name_is_a_checked_scene_key(capsys, tmp_path):
+    from tests.helpers import minimal_with, write_scene
+
+    good = write_scene(tmp_path, minimal_with().replace(
+        "profile: tactical-squad}", "profile: tactical-squad, name: Tactical Squad}"))
+    assert run(capsys, "validate", str(good))[0] == 0
+    bad = write_scene(tmp_path, minimal_with().replace(
+        "profile: tactical-squad}", "profile: tactical-squad, name: 3}"), "bad.yaml")
+    code, _, err = run(capsys, "validate", str(bad))
+    assert code == 2 and "units[tac-1].name: must be a non-empty string, got 3" in err

@@ -103,8 +103,8 @@ def test_captions_say_what_happened(tmp_path):
     shots = [e for e in data["events"] if e["kind"] == "shoot"]
     outcome = shots[-1]["data"]["outcome"]
     caption = next(b.caption for b in beats if b.seq == shots[-1]["seq"])
-    assert caption == (f"dev-1 fires at boyz-1: {outcome['shots']} shots, {outcome['hits']} "
-                       f"hits, {outcome['wounds']} wounds, {len(outcome['casualties'])} slain")
+    assert caption == (f"dev-1: fire at boyz-1 ({outcome['shots']} shots, {outcome['hits']} "
+                       f"hits, {outcome['wounds']} wounds, {len(outcome['casualties'])} slain)")
     assert beats[0].header.startswith("Game turn 1, player 1")
 
 
@@ -165,3 +165,24 @@ def test_wmh2_aoe_and_spray_attacks_are_drawn_and_captioned():
         ("pyro", "s1", False)]
     assert [(s.firer, s.target, s.hit) for s in shots_of(spray, {}, alive)] == [
         ("pyro", "s3", True), ("pyro", "s4", False)]
+
+
+def test_the_bench_row_times_the_lit_and_the_flat_replay():
+    from battlesight.viewer.replay_bench import format_replay_bench, replay_bench
+
+    figures = replay_bench(size="96x54", fps=2)
+    assert figures["frames"] > 10 and figures["lit_command_s"] > 0
+    assert figures["flat_command_s"] > 0 and figures["lit_vs_flat"] > 0
+    assert "target 60 s" in format_replay_bench(figures)
+
+
+def test_flat_replay_frames_differ_from_lit(tmp_path):
+    scene, log = played(tmp_path, write_scene(tmp_path, MINIMAL), ACTIONS)
+    frames = {}
+    for look, extra in (("lit", []), ("flat", ["--flat"])):
+        out = tmp_path / look
+        assert main(["replay", str(scene), "--log", str(log), "--out", f"{out}/",
+                     "--size", "160x90", "--fps", "2", *extra]) == 0
+        frames[look] = np.asarray(Image.open(sorted(out.glob("*.png"))[0]).convert("RGB"))
+    assert frames["lit"].shape == frames["flat"].shape
+    assert np.abs(frames["lit"].astype(int) - frames["flat"].astype(int)).mean() > 5

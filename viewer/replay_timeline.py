@@ -8,6 +8,12 @@ events' data. Shots come from the shooting events of the four systems: `shoot`, 
 `stand_and_shoot` (a unit's shots, `outcome.shots` / `hits`) and MK II `attack` (one attack,
 hit or miss). The log says how many shots hit, not which firer's did: a beat draws as many hit
 lines as there were hits, spread over the firing models in order.
+
+Captions of what a unit did read `WHO: verb ...` with the verb in its plain form, so that they
+read with any unit, one model or many ('judicators: move 4.5"', 'dev-1: fire at boyz-1 (6
+shots, 2 hits, 1 wound, 1 slain)'); WHO is the unit's `name` in the scene where it has one,
+else its id. What one model did reads as a sentence about it ('pyro attacks s1 with torch:
+miss').
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ HEADER_KINDS = {"phase", "step", "turn_start", "turn_end", "magic_dice", "comman
 #: Events whose shots are drawn as lines.
 SHOT_KINDS = {"shoot", "overwatch", "stand_and_shoot", "attack", "aoe_attack", "spray_attack"}
 #: How a caption says a unit moved, by event kind.
-VERBS = {"move": "moves", "run": "runs", "advance": "advances", "march": "marches",
-         "reform": "reforms", "flee": "flees", "pursue": "pursues", "retreat": "retreats",
-         "pile_in": "piles in", "consolidate": "consolidates", "fall_back": "falls back",
-         "regroup": "regroups", "deep_strike": "arrives by deep strike", "arrive": "arrives"}
+VERBS = {"move": "move", "run": "run", "advance": "advance", "march": "march",
+         "reform": "reform", "flee": "flee", "pursue": "pursue", "retreat": "retreat",
+         "pile_in": "pile in", "consolidate": "consolidate", "fall_back": "fall back",
+         "regroup": "regroup", "deep_strike": "arrive by deep strike", "arrive": "arrive"}
 #: At most this many shot lines per beat (a horde firing 60 shots draws 24 lines).
 MAX_LINES = 24
 #: Seconds a beat lasts, by what it shows.
@@ -192,8 +198,10 @@ def template_summary(kind: str, data: dict) -> str:
     return text
 
 
-def shot_summary(kind: str, unit: str | None, data: dict, slain: int) -> str:
-    """The caption of a shooting event: 'dev-1 fires at boyz-1: 6 shots, 1 hit, 1 slain'."""
+def shot_summary(kind: str, unit: str | None, data: dict, slain: int,
+                 names: dict[str, str] | None = None) -> str:
+    """The caption of a shooting event: 'dev-1: fire at boyz-1 (6 shots, 1 hit, 1 slain)';
+    names: unit id -> its name in the scene."""
     if kind in ("aoe_attack", "spray_attack"):
         return template_summary(kind, data)
     target = data.get("target")
@@ -207,8 +215,8 @@ def shot_summary(kind: str, unit: str | None, data: dict, slain: int) -> str:
         tail = ", destroyed" if damage.get("destroyed") else ""
         return f"{attacker} attacks {target}{weapon}: hit, {points} damage{tail}"
     outcome = data.get("outcome") if isinstance(data.get("outcome"), dict) else {}
-    verb = {"overwatch": "fires overwatch at", "stand_and_shoot": "stands and shoots at"}.get(
-        kind, "fires at")
+    verb = {"overwatch": "fire overwatch at", "stand_and_shoot": "stand and shoot at"}.get(
+        kind, "fire at")
     parts = []
     shots = _count(outcome, "shots", "attacks")
     if shots is not None:
@@ -218,36 +226,44 @@ def shot_summary(kind: str, unit: str | None, data: dict, slain: int) -> str:
         if n is not None:
             parts.append(_plural(n, word))
     parts.append(f"{slain} slain")
-    return f"{unit} {verb} {target}: " + ", ".join(parts)
+    return f"{_name(unit, names)}: {verb} {_name(target, names)} (" + ", ".join(parts) + ")"
 
 
-def caption(event: dict[str, Any], slain: int) -> str:
-    """One line saying what an event did, from its kind and data."""
-    kind, unit, data = event["kind"], event.get("unit"), event.get("data", {})
+def _name(unit: Any, names: dict[str, str] | None) -> str:
+    """A unit as a caption calls it: its name in the scene, else its id."""
+    return (names or {}).get(unit, str(unit)) if isinstance(unit, str) else str(unit)
+
+
+def caption(event: dict[str, Any], slain: int, names: dict[str, str] | None = None) -> str:
+    """One line saying what an event did, from its kind and data; names: unit id -> its name
+    in the scene (the caption's WHO, see the module's docstring)."""
+    kind, data = event["kind"], event.get("data", {})
+    unit = _name(event["unit"], names) if isinstance(event.get("unit"), str) else None
     if kind in SHOT_KINDS:
-        return shot_summary(kind, unit, data, slain)
+        return shot_summary(kind, event.get("unit"), data, slain, names)
     if kind == "refused":
         return f"refused: {data.get('reason', '')}".strip()
     if kind == "charge":
-        target = data.get("target")
+        target = _name(data.get("target"), names)
         if data.get("success") is False:
-            return f"{unit} fails to charge {target}" + (
+            return f"{unit}: fail to charge {target}" + (
                 f" ({data['reason']})" if data.get("reason") else "")
         rolled, needed = _number(data.get("distance")), _number(data.get("needed"))
         dice = _list(data.get("dice"))
         if rolled is None and dice and all(isinstance(d, int) for d in dice):
             rolled = float(sum(dice))
-        tail = f': {rolled:g}" rolled' if rolled is not None else ""
+        tail = f' ({rolled:g}" rolled' if rolled is not None else ""
         tail += f', {needed:.1f}" needed' if needed is not None and tail else ""
-        return f"{unit} charges {target}{tail}"
+        return f"{unit}: charge {target}{tail}" + (")" if tail else "")
     if kind in ("fight", "combat_result"):
         tail = f", {slain} slain" if slain else ""
         winner = data.get("winner")
         if kind == "combat_result":
             return f"combat result: player {winner} wins" if winner else "combat result: a draw"
-        foes = data.get("target") or ", ".join(
-            u for u in _list(data.get("units")) if isinstance(u, str) and u != unit)
-        return f"{unit} fights {foes}".rstrip() + tail
+        foes = _name(data["target"], names) if data.get("target") else ", ".join(
+            _name(u, names) for u in _list(data.get("units"))
+            if isinstance(u, str) and u != event.get("unit"))
+        return f"{unit}: fight {foes}".rstrip() + tail
     if kind in ("morale", "battleshock", "panic", "break_test", "command_check"):
         passed = data.get("passed")
         verdict = "passed" if passed else "failed" if passed is not None else "taken"
@@ -258,19 +274,20 @@ def caption(event: dict[str, Any], slain: int) -> str:
         return "the armies deploy"
     if kind == "wounds":
         slain_text = f", {slain} slain" if slain else ""
-        return f"{unit} takes {data.get('damage', '?')} damage{slain_text}"
+        return f"{unit}: take {data.get('damage', '?')} damage{slain_text}"
     if kind in VERBS:
         distance = _number(data.get("distance"))
-        return f"{unit} {VERBS[kind]}" + (f' {distance:.1f}"' if distance else "")
+        return f"{unit}: {VERBS[kind]}" + (f' {distance:.1f}"' if distance else "")
     words = kind.replace("_", " ")
-    return f"{unit} {words}" if unit else words
+    return f"{unit}: {words}" if unit else words
 
 
-def timeline(log: dict[str, Any], units: dict[str, str]) -> list[Beat]:
+def timeline(log: dict[str, Any], units: dict[str, str],
+             names: dict[str, str] | None = None) -> list[Beat]:
     """The beats of a log: one per event that moves, shoots, kills or decides something.
 
     units: model id -> unit id of the scene's models (a unit's models are its firers and its
-    targets)."""
+    targets); names: unit id -> the unit's `name` in the scene, for captions."""
     members: dict[str, list[str]] = {}
     for model, unit in units.items():
         members.setdefault(unit, []).append(model)
@@ -295,7 +312,7 @@ def timeline(log: dict[str, Any], units: dict[str, str]) -> list[Beat]:
         beats.append(Beat(
             int(event.get("seq", len(beats) + 1)), int(event.get("game_turn", 1) or 1),
             event.get("player"), str(event.get("phase") or ""), kind, event.get("unit"),
-            caption(event, len(slain)) if isinstance(data, dict) else kind, seconds,
+            caption(event, len(slain), names) if isinstance(data, dict) else kind, seconds,
             moves, removed, shots))
     return beats
 

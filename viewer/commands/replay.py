@@ -36,6 +36,11 @@ def add_parser(sub, name: str) -> None:
                         help="frame size in pixels (default 1280x720)")
     parser.add_argument("--fps", type=float_in(1.0, 120.0), default=30.0,
                         help="frames per second (default 30)")
+    parser.add_argument("--aa", type=int, choices=(0, 2, 4), default=2,
+                        help="anti-aliasing samples per pixel (default 2; 4 is smoother and "
+                             "slower, 0 fastest)")
+    parser.add_argument("--flat", action="store_true",
+                        help="the flat look (no shadows or textures; several times faster)")
     parser.add_argument("--camera", choices=("action", "table", "top"), default="action",
                         help="action: frame each beat's models (default); table: the whole "
                              "table from above at an angle; top: straight down")
@@ -56,7 +61,8 @@ def run(args) -> int:
     except ReplayLogError as error:
         raise UsageError(f"--log {args.log}: {error}") from None
     scene, world = load(args.scene)
-    beats = timeline(log, {m.id: m.unit for m in scene.models if m.unit is not None})
+    beats = timeline(log, {m.id: m.unit for m in scene.models if m.unit is not None},
+                     {u["id"]: u["name"] for u in scene.units if isinstance(u.get("name"), str)})
     unknown = sorted({m for b in beats for m in b.models()} - set(world.models))
     if unknown:
         raise UsageError(f"--log {args.log}: models {', '.join(unknown[:5])} are not in "
@@ -67,11 +73,13 @@ def run(args) -> int:
     if total > MAX_REPLAY_FRAMES:
         raise UsageError(f"the replay would be {total:,} frames (at most "
                          f"{MAX_REPLAY_FRAMES:,}): use a lower --fps or a shorter log")
+    from battlesight.viewer.lighting import FLAT
     from battlesight.viewer.render import encode_mp4
     from battlesight.viewer.replay import replay_frames
 
     frames = progress(replay_frames(world, scene, beats, args.fps, width, height,
-                                    camera=args.camera), total)
+                                    camera=args.camera, multisamples=args.aa,
+                                    look=FLAT if args.flat else None), total)
     if folder:
         write_frames_folder(out, frames)
     else:
