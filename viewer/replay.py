@@ -54,9 +54,9 @@ class ReplayStage:
     """An offscreen SceneView whose model nodes hang from pivots the replay moves."""
 
     def __init__(self, world, scene, width: int, height: int, backend: str | None = None,
-                 multisamples: int = 2):
+                 multisamples: int = 2, look: lighting.Look | None = None):
         self.world = world
-        self.renderer = OffscreenRenderer(world, scene, width, height, backend,
+        self.renderer = OffscreenRenderer(world, scene, width, height, backend, look,
                                           multisamples=multisamples)
         view = self.renderer.view
         view.show_legend = False
@@ -217,14 +217,16 @@ CAMERAS = ("action", "table", "top")
 
 def replay_frames(world, scene, beats: list[Beat], fps: float = 30.0,
                   width: int = 1280, height: int = 720, backend: str | None = None,
-                  camera: str = "action", multisamples: int = 2) -> Iterator[np.ndarray]:
+                  camera: str = "action", multisamples: int = 2,
+                  look: lighting.Look | None = None) -> Iterator[np.ndarray]:
     """Every frame of the replay, in order: (height, width, 3) uint8. camera: "action"
     frames each beat's models, "table" keeps the iso overview, "top" looks straight down;
     multisamples: anti-aliasing of the lit look (2 by default: a video's frames pass by, and
-    4 costs about a fifth more time per frame on a CPU renderer)."""
+    4 costs about a fifth more time per frame on a CPU renderer); look: the lit look by
+    default (`lighting.FLAT` for the flat one)."""
     if camera not in CAMERAS:
         raise ValueError(f"camera must be one of {', '.join(CAMERAS)}, got {camera!r}")
-    stage = ReplayStage(world, scene, width, height, backend, multisamples)
+    stage = ReplayStage(world, scene, width, height, backend, multisamples, look)
     try:
         view = stage.view
         aspect = view.stage.view_aspect

@@ -42,8 +42,8 @@ def add_parser(sub, name: str) -> None:
 
 #: Groups of rows `--only` can pick: the ray engine's, the layout analysis' (issue 13), the
 #: lit overview's whole render command (issue 15), the rulings (load, los --from / --all,
-#: geometry all pairs; issue 13).
-ONLY = ("rays", "layout", "render", "rulings")
+#: geometry all pairs; issue 13), the replay of the bundled game (issue 15).
+ONLY = ("rays", "layout", "render", "rulings", "replay")
 
 
 def run(args) -> int:
@@ -59,6 +59,10 @@ def run(args) -> int:
         from battlesight.viewer.render_bench import render_bench
 
         figures["render"] = render_bench()
+    if "replay" in only:  # a whole replay command, lit beside flat
+        from battlesight.viewer.replay_bench import replay_bench
+
+        figures["replay"] = replay_bench()
     if "rulings" in only:  # what los waits for, beside the plain rays of the same pairs
         from battlesight.viewer.rulings_bench import rulings_bench
 
@@ -81,6 +85,10 @@ def run(args) -> int:
             from battlesight.viewer.rulings_bench import format_rulings_bench
 
             text.append(format_rulings_bench(figures["rulings"]))
+        if "replay" in only:
+            from battlesight.viewer.replay_bench import format_replay_bench
+
+            text.append(format_replay_bench(figures["replay"]))
         print("\n".join(text))
     return 0
 
