@@ -116,9 +116,11 @@ class PlacedModel:
         """(k, 3) world vertices of the given parts (all when None), cached: they bound the
         silhouette of those parts from any eye."""
         cache = self.__dict__.setdefault("_part_vertices", {})
-        if parts not in cache:
+        if parts not in cache:  # the volume's own vertices moved: no copy of the whole mesh
+            volume = self.volume.mesh
             faces = self.volume.faces_of(None if parts is None else set(parts))
-            cache[parts] = self.mesh.vertices[np.unique(self.mesh.faces[faces])]
+            local = volume.vertices[np.unique(volume.faces[faces])]
+            cache[parts] = local @ self.transform[:3, :3].T + self.transform[:3, 3]
         return cache[parts]
 
     @cached_property
