@@ -189,3 +189,22 @@ def test_a_unit_name_is_a_checked_scene_key(capsys, tmp_path):
         "profile: tactical-squad}", "profile: tactical-squad, name: 3}"), "bad.yaml")
     code, _, err = run(capsys, "validate", str(bad))
     assert code == 2 and "units[tac-1].name: must be a non-empty string, got 3" in err
+
+
+def test_render_matrix_json_lists_the_unit_lines_it_draws(tmp_path, capsys):
+    import json
+
+    pytest.importorskip("panda3d")
+    from tests.schema_helpers import assert_valid
+
+    code, out, _ = run(capsys, "render", DEMO, "--out", str(tmp_path / "m.png"), "--matrix",
+                       "--json", "--size", "480x270", "--renderer", "tiny")
+    drawn = json.loads(out)
+    assert code == 0
+    assert_valid("render", drawn)
+    lines, cells = drawn["matrix"]["lines"], drawn["matrix"]["cells"]
+    status = {(c["observer"], c["target"]): c["status"] for c in cells}
+    assert lines and all(status[(x["observer"], x["target"])] == x["status"] for x in lines)
+    units = drawn["matrix"]["units"]
+    assert len(lines) == len({(x["observer"], x["target"]) for x in lines})
+    assert all(x["observer"] in units and x["target"] in units for x in lines)

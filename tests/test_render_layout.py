@@ -282,7 +282,7 @@ def test_matrix_of_a_table_without_models(tmp_path, capsys):
                      "  - {id: b, type: box, at: [10, 10], size: [4, 4, 4]}\n", encoding="utf-8")
     drawn = render_json(capsys, scene, "--out", tmp_path / "m.png", "--matrix", "--labels",
                         "--json", "--size", "160x100")
-    assert drawn["matrix"] == {"units": [], "cells": []} and drawn["labels"] == []
+    assert drawn["matrix"] == {"units": [], "cells": [], "lines": []} and drawn["labels"] == []
     assert (tmp_path / "m.png").is_file()
 
 

@@ -53,6 +53,14 @@ def line_halves(centres: dict[str, np.ndarray], players: dict[str, int | None],
     return out
 
 
+def half_line_dicts(halves: list[tuple[UnitCell, np.ndarray, np.ndarray]]) -> list[dict]:
+    """The drawn half lines as `render --json` lists them: the observing and target units,
+    the cell's status and text, and the half's ends (inches, z up)."""
+    return [{"observer": cell.observer, "target": cell.target, "status": cell.status,
+             "text": cell.text, "start": [round(float(v), 4) for v in start],
+             "end": [round(float(v), 4) for v in end]} for cell, start, end in halves]
+
+
 def draw_matrix_lines(parent: NodePath, halves, centres: dict[str, np.ndarray]
                       ) -> list[ScreenLabel]:
     """The half lines (over the terrain, so every pair shows), a dot at each unit's centre,

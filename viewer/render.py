@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +20,7 @@ from battlesight.scenes.output import write_output, write_outputs
 from . import lighting, platform
 from .cameras import CameraPose, fit_orbit, frame_points, parse_view
 from .heatmap import DEFAULT_GRID, normalise, scene_heat
+from .matrix_view import half_line_dicts
 from .overlays import ruler_ends
 from .rulings import SightLine
 from .sceneview import SceneView
@@ -76,7 +77,8 @@ class RenderSettings:
 @dataclass
 class Drawing:
     """What one picture shows, for `render --json`: the camera, the sight lines and the
-    labels as laid out, and the who-sees-whom cells of a matrix picture."""
+    labels as laid out, and the who-sees-whom cells of a matrix picture with the unit lines
+    drawn for them (`matrix_lines`: (cell, start, end) halves)."""
 
     camera: CameraPose
     width: int
@@ -84,6 +86,7 @@ class Drawing:
     lines: list[SightLine]
     labels: list[DrawnLabel]
     matrix: tuple[list[str], dict] | None = None
+    matrix_lines: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         out = {"camera": self.camera.to_dict(self.width, self.height),
@@ -91,7 +94,8 @@ class Drawing:
                "labels": [label.to_dict() for label in self.labels]}
         if self.matrix is not None:
             units, cells = self.matrix
-            out["matrix"] = {"units": units, "cells": [c.to_dict() for c in cells.values()]}
+            out["matrix"] = {"units": units, "cells": [c.to_dict() for c in cells.values()],
+                             "lines": half_line_dicts(self.matrix_lines)}
         return out
 
 
@@ -190,7 +194,8 @@ def render_drawing(world, scene=None, settings: RenderSettings | None = None
         image = renderer.render()
         view = renderer.view
         return image, Drawing(view.stage.pose, settings.width, settings.height,
-                              list(view.lines), list(view.stage.drawn_labels), view.matrix)
+                              list(view.lines), list(view.stage.drawn_labels), view.matrix,
+                              list(view.matrix_lines))
 
 
 def turntable_orbits(world, aspect: float, frames: int, image_aspect: float | None = None,

@@ -46,6 +46,7 @@ class SceneView:
         self.legend_box: tuple[float, float, float, float] | None = None  # x, y, w, h pixels
         self.help: list[str] = []  # lines of the help panel (top right)
         self.matrix: tuple[list[str], dict] | None = None  # units, cells (`unit_matrix`)
+        self.matrix_lines: list = []  # the half lines drawn for it (`matrix_view.line_halves`)
         self.hud = self.stage.overlay.attach_new_node("hud")
         self.build()
 
@@ -252,6 +253,7 @@ class SceneView:
         centres = matrix_view.unit_centres(self.world, self.scene)
         halves = matrix_view.line_halves(centres, matrix_view.unit_players(self.scene), units,
                                          cells)
+        self.matrix_lines = halves
         labels += matrix_view.draw_matrix_lines(self.graph.overlays, halves, centres)
         box = matrix_view.draw_grid(self.hud, units, cells, 12.0, 12.0, self.stage.text_px * 0.9)
         blocks.append(box)
