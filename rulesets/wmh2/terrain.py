@@ -166,7 +166,8 @@ class TerrainIndex:
                     lengths: np.ndarray) -> list[str]:
         """Id of the first solid piece along each ray ('' where none)."""
         _, geom = self.solid.first_hit(origins, directions, lengths)
-        return [self.solid_ids[g] if g >= 0 else "" for g in geom]
+        names = np.array([*self.solid_ids, ""], dtype=object)  # -1 (none) takes the last
+        return names[np.where(geom >= 0, geom, len(self.solid_ids))].tolist()
 
     def piece_scene(self, piece_id: str) -> RayScene:
         if piece_id not in self._pieces:
