@@ -434,3 +434,32 @@ def test_godot40k_turned_walls_and_linked_areas(tmp_path):
     # the file's 33 degrees on a y-down board is -33 on the table (a box may turn by 90s)
     assert all(abs((p.data["rotation"] + 33 + 45) % 90 - 45) < 0.01 for p in boxes)
     assert {p.group for p in scene.terrain} == {"link-center"}
+
+
+def test_godot40k_older_inner_wall_and_woods(tmp_path):
+    """An older file's wall across the inside of a ruin (layout_2's `wall_center`) is a wall
+    piece in the ruin's group, turned with it; a `woods` piece is a forest of its rectangle."""
+    layout = {"pieces": [
+        {"id": "ruins_8", "type": "ruins", "position": [10.0, 11.0], "size": [12.0, 6.0],
+         "height": "medium", "rotation": 90.0,
+         "walls": [{"id": "wall_east", "local_start": [6.0, -3.0], "local_end": [6.0, 3.0]},
+                   {"id": "wall_center", "local_start": [-3.0, 0.0], "local_end": [3.0, 0.0],
+                    "type": "window", "blocks_los": False}]},
+        {"id": "woods_1", "type": "woods", "position": [4.0, 18.0], "size": [4.0, 4.0],
+         "height": "low", "rotation": 0.0, "traits": ["difficult_ground"], "walls": []}]}
+    scene = analysed(imported(tmp_path, "inner.json", json.dumps(layout), "godot40k")).scene
+    ruin, wall = scene.piece("ruins-8"), scene.piece("ruins-8-wall-center")
+    assert ruin.data["walls"] == ["east"] and ruin.group == wall.group == "ruins-8"
+    # turned 90 clockwise on the y-down board, the wall runs along the table's y at x = 10
+    assert wall.type == "wall" and wall.data["from"] == [10, 52] and wall.data["to"] == [10, 46]
+    assert wall.data["height"] == 3
+    wood = scene.piece("woods-1")
+    assert wood.type == "forest" and wood.data["difficult"] is True
+    assert sorted(map(tuple, wood.data["polygon"])) == [(2, 40), (2, 44), (6, 40), (6, 44)]
+    bad = {"pieces": [{"id": "r", "position": [5, 5], "size": [4, 4],
+                       "walls": [{"local_start": [-3, 0], "local_end": [3, 0]}]}]}
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps(bad))
+    assert main(["import", str(src), "--format", "godot40k", "--out",
+                 str(tmp_path / "bad.yaml")]) == 2
+    assert not (tmp_path / "bad.yaml").exists()

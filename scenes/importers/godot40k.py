@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from battlesight.geometry.ruins import WALL_THICKNESS
 
 from .common import (
     Ids,
@@ -71,7 +72,7 @@ def read(path: Path, options: ImportOptions) -> Imported:
         if "polygon" in piece:
             made = _polygon_piece(rd, piece, path_i, ident, groups, ids, options.system.traits)
         else:
-            made = [_rect_ruin(rd, piece, path_i, ident)]
+            made = _rect_piece(rd, piece, path_i, ident, ids, options.system.traits)
         terrain += made
         if piece.get("is_objective"):
             at = flip_y([rd.point(piece.get("position", _centre(rd, piece, path_i)),
@@ -144,29 +145,57 @@ def _polygon_piece(rd: Reader, piece: dict, path: str, ident: str, groups: dict[
     return out
 
 
-def _rect_ruin(rd: Reader, piece: dict, path: str, ident: str) -> dict[str, Any]:
+def _rect_piece(rd: Reader, piece: dict, path: str, ident: str, ids: Ids,
+                traits: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """An older file's piece: a `woods` a forest of its rectangle; otherwise a ruin with the
+    walls that run along its edges, and a `wall` piece in the ruin's group for each wall
+    inside it (layout_2's `wall_center`)."""
     x, y = rd.point(rd.get(piece, "position", path), f"{path}.position")
     size = rd.get(piece, "size", path, kind=list)
     sx, sy = rd.point(size, f"{path}.size")
     if not (sx > 0 and sy > 0):
         raise rd.fail(f"{path}.size", f"must be above 0, got {size!r}")
     rot = rd.number(piece, "rotation", path, 0.0)
-    sides = []
+    height = _height(rd, piece, path)
+    rules = _rules(piece, traits)
+
+    def placed(local: list[tuple[float, float]]) -> np.ndarray:
+        # the file's turn is clockwise on its y-down board: the usual matrix in y-down axes
+        c, s = np.cos(np.radians(rot)), np.sin(np.radians(rot))
+        p = np.asarray(local, dtype=np.float64) @ np.array([[c, s], [-s, c]]) + [x, y]
+        return flip_y(p, BOARD[1])
+
+    if str(piece.get("type", "")).lower() == "woods":
+        hx, hy = sx / 2, sy / 2
+        poly = placed([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
+        return [{"id": ident, "type": "forest", "polygon": points(poly), "height": r(height),
+                 **rules}]
+    sides: list[str] = []
+    inner: list[dict[str, Any]] = []
     for k, wall in enumerate(rd.items(piece, "walls", path)):
         wpath = f"{path}.walls[{k}]"
         a = rd.point(rd.get(wall, "local_start", wpath), f"{wpath}.local_start")
         b = rd.point(rd.get(wall, "local_end", wpath), f"{wpath}.local_end")
         side = _side(a, b, sx, sy)
         if side is None:
-            raise rd.fail(wpath, f"wall {a} -> {b} does not run along an edge of the "
-                                 f"{sx:g} x {sy:g} ruin")
-        if side not in sides:
+            if max(abs(a[0]), abs(b[0])) > sx / 2 + 1e-3 or \
+                    max(abs(a[1]), abs(b[1])) > sy / 2 + 1e-3:
+                raise rd.fail(wpath, f"wall {a} -> {b} runs outside the {sx:g} x {sy:g} ruin")
+            if np.hypot(b[0] - a[0], b[1] - a[1]) < 1e-3:
+                raise rd.fail(wpath, f"wall {a} -> {b} has no length")
+            ends = placed([a, b])
+            inner.append({"id": ids.new(f"{ident}-{wall.get('id', f'wall-{k + 1}')}"),
+                          "type": "wall", "from": [r(ends[0, 0]), r(ends[0, 1])],
+                          "to": [r(ends[1, 0]), r(ends[1, 1])], "height": r(height),
+                          "thickness": WALL_THICKNESS, "group": ident})
+        elif side not in sides:
             sides.append(side)
     at = flip_y([[x, y]], BOARD[1])[0]
     # a y-down turn is clockwise on the table
-    return {"id": ident, "type": "ruin", "at": [r(at[0]), r(at[1])], "size": [r(sx), r(sy)],
-            "rotation": r(-rot if rot else 0.0), "height": r(_height(rd, piece, path)),
-            "walls": sides}
+    ruin = {"id": ident, "type": "ruin", "at": [r(at[0]), r(at[1])], "size": [r(sx), r(sy)],
+            "rotation": r(-rot if rot else 0.0), "height": r(height), "walls": sides,
+            **({"group": ident} if inner else {}), **rules}
+    return [ruin, *inner]
 
 
 def _side(a: tuple[float, float], b: tuple[float, float], sx: float, sy: float) -> str | None:
