@@ -183,3 +183,13 @@ def test_polygon_area_and_group_in_the_scene_schema():
     assert_valid("scene", data)
     data["terrain"][0]["at"] = [3, 3]  # a polygon ruin takes no at
     assert errors("scene", data)
+
+
+def test_pieces_too_close_are_named_plainly():
+    """Ids hold hyphens (the importers' `area-large-9`): a close pair reads 'a and b', never
+    'area-large-9-area-medium-15'."""
+    from battlesight.rulesets.core.layout_checks import apart
+
+    square = np.array([[0, 0], [2, 0], [2, 2], [0, 2]], float)
+    check = apart({"area-large-9": square, "area-medium-15": square + [3, 0]}, 3.0, "§6.8")
+    assert not check.passed and 'area-large-9 and area-medium-15 1.0"' in check.detail

@@ -81,7 +81,7 @@ def apart(prints: dict[str, np.ndarray], gap: float, rule: str) -> Check:
         for b in ids[i + 1:]:
             g = polygon_gap(prints[a], prints[b], gap)
             if g <= gap:
-                close.append(f"{a}-{b} {g:.1f}\"")
+                close.append(f"{a} and {b} {g:.1f}\"")
     detail = (f'all pieces more than {gap:g}" apart' if not close
               else f'closer than {gap:g}": ' + _names(close))
     return Check(rule, not close, detail)
