@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -177,6 +178,26 @@ def _json_default(value: Any) -> Any:
     if callable(item):
         return item()
     raise TypeError(f"a value of type {type(value).__name__}")
+
+
+#: a printf-style frame number in a file name: %d, %3d or %03d
+FRAME_NUMBER = re.compile(r"%(0?[1-9]?)d")
+
+
+def numbered_paths(path: str | os.PathLike[str], count: int) -> list[Path]:
+    """The names of `count` numbered files for path: a printf-style number in its name
+    (`spin_%03d.png`: spin_000.png, spin_001.png, ...) stands where it is; without one,
+    `_000`, `_001`, ... go before the suffix. ValueError for a name with another `%` in it
+    (`%s`, two numbers), which a frame number would silently get wrong."""
+    path = Path(path)
+    found = FRAME_NUMBER.findall(path.name)
+    if path.name.count("%") == 0:
+        stem = path.with_suffix("")
+        return [Path(f"{stem}_{i:03d}{path.suffix}") for i in range(count)]
+    if len(found) != 1 or path.name.count("%") != 1:
+        raise ValueError(f"{path.name}: a frame pattern has one number, %d or %03d (for "
+                         "example spin_%03d.png); other % signs are not allowed")
+    return [path.with_name(path.name % i) for i in range(count)]
 
 
 def to_json(data: Any, indent: int | None = 2) -> str:

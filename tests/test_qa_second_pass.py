@@ -208,3 +208,25 @@ def test_render_matrix_json_lists_the_unit_lines_it_draws(tmp_path, capsys):
     units = drawn["matrix"]["units"]
     assert len(lines) == len({(x["observer"], x["target"]) for x in lines})
     assert all(x["observer"] in units and x["target"] in units for x in lines)
+
+
+def test_turntable_frame_patterns_are_honoured_or_refused(tmp_path, capsys):
+    pytest.importorskip("panda3d")
+    out = tmp_path / "spin_%03d.png"
+    code, _, _ = run(capsys, "render", DEMO, "--out", str(out), "--turntable", "2",
+                     "--size", "48x32", "--renderer", "tiny")
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spin_000.png", "spin_001.png"]
+    for name in ("spin_%s.png", "spin_%d_%d.png", "spin_50%.png"):
+        code, _, err = run(capsys, "render", DEMO, "--out", str(tmp_path / name),
+                           "--turntable", "2", "--size", "48x32", "--renderer", "tiny")
+        assert code == 2 and err.startswith("battlesight render: --out ") and \
+            "a frame pattern has one number" in err, err
+    assert len(list(tmp_path.iterdir())) == 2  # nothing more written
+
+
+def test_numbered_paths_without_a_pattern_keep_the_old_names():
+    from battlesight.scenes.output import numbered_paths
+
+    assert [p.name for p in numbered_paths("a/spin.png", 2)] == ["spin_000.png", "spin_001.png"]
+    assert [p.name for p in numbered_paths("x%d.png", 2)] == ["x0.png", "x1.png"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from battlesight.scenes.output import write_output, write_outputs
+from battlesight.scenes.output import numbered_paths, write_output, write_outputs
 
 from . import lighting, platform
 from .cameras import CameraPose, fit_orbit, frame_points, parse_view
@@ -243,8 +243,8 @@ def save_png(image: np.ndarray, path: str | Path) -> Path:
 def save_frames(images: list[np.ndarray], path: str | Path,
                 fps: float = DEFAULT_FPS) -> list[Path]:
     """Write frames: an animated GIF when path ends in .gif, an H.264 video for .mp4 (through
-    imageio-ffmpeg's bundled ffmpeg), else numbered PNGs (`name_000.png`, ...), all of them
-    or none."""
+    imageio-ffmpeg's bundled ffmpeg), else numbered PNGs (`name_000.png`, ...; a printf-style
+    `name_%03d.png` numbers them where the pattern stands), all of them or none."""
     from PIL import Image
 
     path = Path(path)
@@ -257,9 +257,8 @@ def save_frames(images: list[np.ndarray], path: str | Path,
         return [write_output(path, buffer.getvalue())]
     if suffix == ".mp4":
         return [write_mp4(images, path, fps)]
-    stem = path.with_suffix("")
-    return write_outputs({Path(f"{stem}_{i:03d}.png"): png_bytes(im)
-                          for i, im in enumerate(images)})
+    names = numbered_paths(path, len(images))
+    return write_outputs({name: png_bytes(im) for name, im in zip(names, images, strict=True)})
 
 
 def gif_delay_ms(fps: float) -> int:

@@ -18,6 +18,7 @@ from battlesight.scenes.limits import (
     MIN_IMAGE_SIDE,
     shown,
 )
+from battlesight.scenes.output import numbered_paths
 from battlesight.viewer.commands.arguments import (
     add_reading_arguments,
     chosen_readings,
@@ -129,6 +130,11 @@ def check_args(args, scene) -> None:
     if suffix not in allowed:
         raise UsageError(f"--out must end in {' or '.join(allowed)}")
     if frames is not None:
+        if suffix == ".png":
+            try:
+                numbered_paths(out, frames)
+            except ValueError as error:
+                raise UsageError(f"--out {error}") from None
         width, height = parse_size(args.size)
         if width * height * frames > MAX_TURNTABLE_PIXELS:
             raise UsageError(f"a turntable of {frames} frames at --size {width}x{height} is "
