@@ -229,13 +229,13 @@ def _judge_many(index: TerrainIndex, batch: list[tuple[Body, list[Body], np.ndar
     bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
     p = np.concatenate([p for _, _, p, _ in batch]) if batch else np.zeros((0, 3))
     q = np.concatenate([q for _, _, _, q in batch]) if batch else np.zeros((0, 3))
-    stopped = np.array([""] * len(p), dtype=object)
     d, length = segments(p, q)
     start = p + d * END_TRIM
     span = np.maximum(length - 2 * END_TRIM, 0.0)
-    hit = index.occluded(start, d, span)
-    if hit.any():
-        stopped[hit] = index.first_owner(start[hit], d[hit], span[hit])
+    # one first-hit call says both whether terrain stops each line and which piece (most
+    # lines of a table are stopped: an occlusion call first would cast them twice)
+    stopped = index.first_owner(start, d, span)
+    hit = stopped != ""
     ok = ~hit
     looks = np.zeros(len(p), dtype=bool)  # lines of viewers with eyes (forests, clouds)
     for k, (a, blockers, _, _) in enumerate(batch):

@@ -163,11 +163,11 @@ class TerrainIndex:
         return self.solid.occluded(origins, directions, lengths)
 
     def first_owner(self, origins: np.ndarray, directions: np.ndarray,
-                    lengths: np.ndarray) -> list[str]:
-        """Id of the first solid piece along each ray ('' where none)."""
+                    lengths: np.ndarray) -> np.ndarray:
+        """(n,) object array: id of the first solid piece along each ray ('' where none)."""
         _, geom = self.solid.first_hit(origins, directions, lengths)
         names = np.array([*self.solid_ids, ""], dtype=object)  # -1 (none) takes the last
-        return names[np.where(geom >= 0, geom, len(self.solid_ids))].tolist()
+        return names[np.where(geom >= 0, geom, len(self.solid_ids))]
 
     def piece_scene(self, piece_id: str) -> RayScene:
         if piece_id not in self._pieces:
