@@ -3,7 +3,9 @@
 A storey is a height at which the mesh has enough walkable surface: its near-horizontal,
 upward-facing triangles (normal within FLAT_DEGREES of straight up) are grouped by height
 (heights closer than LEVEL_GAP apart are one level) and a group counts when its plan area is at
-least FLOOR_MIN_AREA and FLOOR_MIN_SHARE of the largest group's; of levels less than
+least FLOOR_MIN_AREA and FLOOR_MIN_SHARE of the largest group's, and when somewhere on it a
+base of MIN_BASE_MM (25 mm, the smallest round base) fits whole (the 4 mm tops of a roofless
+building's walls are no storey however long they are); of levels less than
 MIN_STOREY apart (a step, a plinth on a plinth) the larger one counts. Ground level comes
 first: the lowest level, or the table (the mesh's bottom) when the lowest level is MIN_STOREY
 or more above it (a building without a ground slab). The roof counts as the top storey.
@@ -17,14 +19,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import shapely
 
-__all__ = ["CLEARANCE", "FLAT_DEGREES", "find_floors", "walkable"]
+__all__ = ["CLEARANCE", "FLAT_DEGREES", "MIN_BASE_MM", "find_floors", "has_room", "walkable"]
 
 FLAT_DEGREES = 10.0
 LEVEL_GAP = 0.05  # inches (1.3 mm)
 FLOOR_MIN_AREA = 1.0  # square inches
 FLOOR_MIN_SHARE = 0.1
 MIN_STOREY = 1.0  # inches: levels closer than this are one storey (the larger one counts)
+MIN_BASE_MM = 25.0  # a storey has room for a round base this wide somewhere on it
+_WELD = 1e-4  # inches: closes the cracks between a level's triangles before the room test
 
 
 def find_floors(vertices: np.ndarray, faces: np.ndarray) -> tuple[float, ...]:
@@ -40,11 +45,13 @@ def find_floors(vertices: np.ndarray, faces: np.ndarray) -> tuple[float, ...]:
     area = 0.5 * normal[flat, 2]
     z = tri[flat, :, 2].mean(axis=1)
     order = np.argsort(z)
-    z, area = z[order], area[order]
+    z, area, plan = z[order], area[order], tri[flat][order][:, :, :2]
     group = np.concatenate([[0], np.cumsum(np.diff(z) > LEVEL_GAP)])
     total = np.bincount(group, weights=area)
     height = np.bincount(group, weights=area * z) / np.maximum(total, 1e-300)
     keep = (total >= FLOOR_MIN_AREA) & (total >= FLOOR_MIN_SHARE * total.max())
+    for g in np.flatnonzero(keep):
+        keep[g] = has_room(plan[group == g])
     levels: list[tuple[float, float]] = []  # (z, area), at least MIN_STOREY apart
     for h, a in zip(height[keep].tolist(), total[keep].tolist(), strict=True):
         if levels and h - levels[-1][0] < MIN_STOREY:
@@ -57,6 +64,13 @@ def find_floors(vertices: np.ndarray, faces: np.ndarray) -> tuple[float, ...]:
     if out and out[0] - bottom >= MIN_STOREY:
         out.insert(0, bottom)
     return tuple(out) if len(out) >= 2 else ()
+
+
+def has_room(triangles: np.ndarray, base_mm: float = MIN_BASE_MM) -> bool:
+    """Whether a round base of base_mm fits whole on the union of plan triangles (m, 3, 2),
+    inches: the union shrunk by the base's radius is not empty."""
+    surface = shapely.union_all(shapely.polygons(triangles)).buffer(_WELD)
+    return not surface.buffer(-(base_mm / 25.4 / 2.0 + _WELD)).is_empty
 
 
 #: Free height a surface needs above it to be stood on, inches (the table under a solid block

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from battlesight.scenes import EXAMPLES_DIR
 from battlesight.viewer.cli import main
@@ -230,3 +231,34 @@ def test_numbered_paths_without_a_pattern_keep_the_old_names():
 
     assert [p.name for p in numbered_paths("a/spin.png", 2)] == ["spin_000.png", "spin_001.png"]
     assert [p.name for p in numbered_paths("x%d.png", 2)] == ["x0.png", "x1.png"]
+
+
+def _roofless(upper_floor: bool):
+    """A roofless 150 x 100 mm building, 4 mm walls 60 mm high on a 3 mm slab, in inches;
+    with upper_floor, a slab across it at 30 mm."""
+    import trimesh
+
+    def box(lo, hi):
+        return trimesh.creation.box(bounds=[lo, hi])
+
+    w, d, t, h = 150.0, 100.0, 4.0, 60.0
+    parts = [box((0, 0, 0), (w, d, 3)), box((0, 0, 3), (t, d, h)), box((w - t, 0, 3), (w, d, h)),
+             box((t, 0, 3), (w - t, t, h)), box((t, d - t, 3), (w - t, d, h))]
+    if upper_floor:
+        parts.append(box((t, t, 27), (w - t, d - t, 30)))
+    mesh = trimesh.util.concatenate(parts)
+    mesh.apply_scale(1 / 25.4)
+    return mesh
+
+
+def test_wall_tops_of_a_roofless_building_are_no_storey():
+    from battlesight.geometry.floors import find_floors, has_room
+
+    plain = _roofless(False)
+    assert find_floors(plain.vertices, plain.faces) == ()  # the slab only: stood on as a hill
+    storeyed = _roofless(True)
+    np.testing.assert_allclose(find_floors(storeyed.vertices, storeyed.faces),
+                               [3 / 25.4, 30 / 25.4], atol=1e-6)
+    # the room test itself: a 25 mm base fits on a 26 mm square, not on a 24 mm one
+    square = np.array([[[0, 0], [1, 0], [1, 1]], [[0, 0], [1, 1], [0, 1]]], float)
+    assert has_room(square * 26 / 25.4) and not has_room(square * 24 / 25.4)
