@@ -463,3 +463,22 @@ def test_godot40k_older_inner_wall_and_woods(tmp_path):
     assert main(["import", str(src), "--format", "godot40k", "--out",
                  str(tmp_path / "bad.yaml")]) == 2
     assert not (tmp_path / "bad.yaml").exists()
+
+
+def test_tts_mirrored_object_and_accented_names(tmp_path):
+    """A negative scale mirrors the mesh (faces kept outward, so it is a closed solid the rays
+    and the drawing see from outside); accented nicknames keep their letters in the ids."""
+    save, mods = tts_save(tmp_path)
+    data = json.loads(save.read_text())
+    wall = data["ObjectStates"][0]
+    wall["Nickname"] = "Ruïne große Mauer"
+    wall["Transform"].update(scaleX=-2.0, scaleY=2.0, scaleZ=2.0)
+    save.write_text(json.dumps(data, ensure_ascii=False))
+    out = tmp_path / "mirror.yaml"
+    assert main(["import", str(save), "--format", "tts", "--mods", str(mods),
+                 "--out", str(out)]) == 0
+    bf = analysed(out)
+    piece = bf.scene.piece("ruine-grosse-mauer")
+    mesh = trimesh.load(out.parent / piece.data["file"], force="mesh")
+    assert mesh.is_volume and mesh.volume > 0  # outward faces: a positive volume
+    assert mesh.volume == pytest.approx(6 * 3 * 0.5 * 8, rel=1e-6)

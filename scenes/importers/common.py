@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,8 +194,11 @@ def points(poly: np.ndarray) -> list[list[float | int]]:
 
 
 def slug(text: Any, fallback: str = "item") -> str:
-    """An id from a name: lower case, runs of other characters as one '-'."""
-    s = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    """An id from a name: lower case, accents dropped ('Ruïne große' -> 'ruine-grosse'), runs
+    of other characters as one '-'."""
+    plain = unicodedata.normalize("NFKD", str(text).lower().replace("ß", "ss"))
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    s = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
     return s or fallback
 
 

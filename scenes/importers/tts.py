@@ -115,8 +115,8 @@ def read(path: Path, options: ImportOptions) -> Imported:
         pos = [rd.number(tf, k, tpath, 0.0) for k in ("posX", "posY", "posZ")]
         turn = -rd.number(tf, "rotY", tpath, 0.0)
         scale = [rd.number(tf, k, tpath, 1.0) for k in ("scaleX", "scaleY", "scaleZ")]
-        if min(scale) <= 0:
-            raise rd.fail(f"{tpath}.scaleX", f"scales must be above 0, got {scale}")
+        if min(abs(k) for k in scale) == 0:
+            raise rd.fail(f"{tpath}.scaleX", f"scales must not be 0, got {scale}")
         mesh = _load(mesh_file, scale, path, f"{opath}.CustomMesh.MeshURL")
         key = f"{mesh_file.name}|{scale}"
         if key not in meshes:
@@ -173,7 +173,10 @@ def _load(mesh_file: Path, scale: list[float], save: Path, key: str):
         raise refuse(save, key, f"{mesh_file.name}: the OBJ has no faces")
     v = np.asarray(mesh.vertices, dtype=np.float64)
     placed = np.column_stack([-v[:, 0] * scale[0], v[:, 2] * scale[2], v[:, 1] * scale[1]])
-    return trimesh.Trimesh(placed, np.asarray(mesh.faces), process=False)
+    faces = np.asarray(mesh.faces)
+    if np.prod(np.sign(scale)) < 0:  # a mirrored object (a negative scale): keep faces outward
+        faces = faces[:, ::-1]
+    return trimesh.Trimesh(placed, faces, process=False)
 
 
 def _obj_bytes(mesh) -> bytes:
