@@ -183,12 +183,21 @@ class MeshModel:
     millimetres: the one given, else measured on the mesh's base.
     own_base: whether the base is the mesh's own (a part labelled base, or its lowest slab),
     rather than a disc added under it.
+    part_base_mm: the plan size (mm, as base_mm) of its part labelled base, None without one:
+    a `base` given beside such a part does not replace it (see `base_disagrees`).
     """
 
     volume: ModelVolume
     height: float
     base_mm: float | tuple[float, float]
     own_base: bool
+    part_base_mm: float | tuple[float, float] | None = None
+
+    @property
+    def base_disagrees(self) -> bool:
+        """Whether the mesh's own base part is not the size base_mm says (the rules measure
+        base_mm; the picture and the sight volume keep the part)."""
+        return self.part_base_mm is not None and not _matches(self.part_base_mm, self.base_mm)
 
 
 def _base_size(plan: np.ndarray) -> float | tuple[float, float]:
@@ -254,7 +263,7 @@ def mesh_model(
     mesh = transform(mesh, np.diag([scale, scale, scale, 1.0]) @ z_rotation(FRONTS[front]))
     verts, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
     z0 = float(verts[:, 2].min())
-    own_base = "base" in canon
+    own_base = named_base = "base" in canon
     if own_base:
         base_plan = verts[np.unique(faces[face_part == canon.index("base")])][:, :2]
     else:
@@ -294,7 +303,8 @@ def mesh_model(
     else:
         eye_pt = np.array([0.0, 0.0, 0.9 * total if eye is None else float(eye)])
     volume = ModelVolume(mesh, face_part, canon, eye_pt)
-    return MeshModel(volume, total, base_mm, own_base)
+    return MeshModel(volume, total, base_mm, own_base,
+                     _base_size(k * base_plan) if named_base else None)
 
 
 def mesh_volume(

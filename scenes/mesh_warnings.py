@@ -1,5 +1,7 @@
-"""The `validate` warning for a mesh whose size makes another unit far likelier than its own
-(a "wall" 76 units tall read as inches is almost surely millimetres)."""
+"""The `validate` warnings of mesh files: a mesh whose size makes another unit far likelier
+than its own (a "wall" 76 units tall read as inches is almost surely millimetres), and a mesh
+model whose own base part is not the size of the scene's `base` (the rules measure `base`, the
+picture and the sight volume show the part)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,13 @@ from pathlib import Path
 
 from battlesight.geometry.meshfile import UNITS, mesh_extents
 
+from .build import BUILD_ERRORS, mesh_model_of
 from .keys import SceneWarning
 from .mesh_keys import mesh_reading
 from .model import ModelSpec, Scene
 from .paths import resolve_mesh_file
 
-__all__ = ["PLAUSIBLE", "unit_warnings"]
+__all__ = ["PLAUSIBLE", "base_warnings", "unit_warnings"]
 
 #: Heights (inches) a mesh's kind is plausibly, read in its units: outside these and inside
 #: them in another unit, `validate` warns (a 76-unit wall is 76" as inches, 3" as mm).
@@ -73,4 +76,39 @@ def unit_warnings(scene: Scene) -> list[SceneWarning]:
             f"this mesh {'piece' if kind == 'terrain' else 'model'} is {height:.3g}\" tall "
             f"read as {_UNIT_WORDS[units]}, {size:.3g}\" as {_UNIT_WORDS[better]}: its file is "
             f"most likely in {better} ({given} 'units: {better}')"))
+    return out
+
+
+def _mm(size: float | tuple[float, float] | list[float]) -> str:
+    return f"{size:g} mm" if isinstance(size, int | float) else "x".join(
+        f"{v:g}" for v in size) + " mm"
+
+
+def _written(size: float | tuple[float, float]) -> str:
+    """A base size as the scene writes it: 32, or [60, 35]."""
+    return f"{size:g}" if isinstance(size, int | float) else "[" + ", ".join(
+        f"{v:g}" for v in size) + "]"
+
+
+def base_warnings(scene: Scene) -> list[SceneWarning]:
+    """A warning per mesh model with a part labelled base whose size is not the scene's
+    `base`: the rules measure the scene's, the picture and the sight volume keep the part."""
+    out: list[SceneWarning] = []
+    for spec in scene.models:
+        if not spec.is_mesh or "base" in spec.measured:
+            continue
+        try:
+            found = mesh_model_of(spec, scene.scene_dir)
+        except BUILD_ERRORS:
+            continue  # the build reports a mesh it cannot make
+        if not found.base_disagrees:
+            continue
+        path = f"models[{spec.id}]"
+        assert found.part_base_mm is not None
+        out.append(SceneWarning(
+            scene.file, scene.line_of(f"{path}.base"), f"{path}.base",
+            f"its mesh has its own base part of {_mm(found.part_base_mm)}, not "
+            f"{_mm(spec.base)}: the rules measure {_mm(spec.base)} while the picture and "
+            f"the sight volume keep the part (give base: {_written(found.part_base_mm)}, or "
+            "leave base out to measure the part)"))
     return out

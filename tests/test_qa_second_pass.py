@@ -262,3 +262,53 @@ def test_wall_tops_of_a_roofless_building_are_no_storey():
     # the room test itself: a 25 mm base fits on a 26 mm square, not on a 24 mm one
     square = np.array([[[0, 0], [1, 0], [1, 1]], [[0, 0], [1, 1], [0, 1]]], float)
     assert has_room(square * 26 / 25.4) and not has_room(square * 24 / 25.4)
+
+
+def _obj_with_parts(path: Path, base_mm: float) -> None:
+    """An OBJ figure in mm, z up, with a group named base (a disc base_mm wide) and a body."""
+    import trimesh
+
+    disc = trimesh.creation.cylinder(radius=base_mm / 2, height=3.0, sections=32)
+    disc.apply_translation((0, 0, 1.5))
+    body = trimesh.creation.box(extents=(10.0, 8.0, 25.0))
+    body.apply_translation((0, 0, 15.5))
+    lines, offset = [], 0
+    for name, part in (("base", disc), ("body", body)):
+        lines.append(f"g {name}")
+        lines += [f"v {x:.5f} {y:.5f} {z:.5f}" for x, y, z in part.vertices]
+        lines += ["f " + " ".join(str(offset + i + 1) for i in face) for face in part.faces]
+        offset += len(part.vertices)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+MESH_BASE_SCENE = """\
+format: 1
+ruleset: wh40k6
+table: [48, 48]
+models:
+  - id: hero
+    player: 1
+    at: [10, 10]
+    shape: hero.obj
+    units: mm
+{base}  - {{id: foe, player: 2, at: [40, 40]}}
+"""
+
+
+@pytest.mark.parametrize("base, warned", [("    base: 60\n", True), ("    base: 32\n", False),
+                                          ("", False)])
+def test_a_mesh_base_part_the_scene_base_disagrees_with_is_warned(capsys, tmp_path, base,
+                                                                  warned):
+    _obj_with_parts(tmp_path / "hero.obj", 32.0)
+    path = tmp_path / "s.yaml"
+    path.write_text(MESH_BASE_SCENE.format(base=base), encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 0, err
+    lines = [x for x in err.splitlines() if "warning:" in x]
+    if not warned:
+        assert not lines, err
+        return
+    assert len(lines) == 1 and lines[0].startswith(
+        f"{path}:10: models[hero].base: warning: its mesh has its own base part of 32 mm, "
+        "not 60 mm"), err
+    assert "give base: 32" in lines[0]

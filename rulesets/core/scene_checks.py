@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from battlesight.scenes.errors import SceneBuildError, SceneProblem
 from battlesight.scenes.keys import FORMAT_KEYS, SceneWarning, unknown_keys
-from battlesight.scenes.mesh_warnings import unit_warnings
+from battlesight.scenes.mesh_warnings import base_warnings, unit_warnings
 from battlesight.scenes.model import Scene
 
 from .ruleset import Ruleset, get_ruleset
@@ -24,7 +24,8 @@ def check_scene(scene: Scene, ruleset: Ruleset | None = None) -> list[SceneProbl
     ruleset = ruleset or get_ruleset(scene.ruleset)
     errors = [SceneProblem(scene.file, scene.line_of(key), key, message)
               for key, message in ruleset.validate_scene(scene)]
-    warnings = unknown_keys(scene, FORMAT_KEYS | ruleset.scene_keys()) + unit_warnings(scene)
+    warnings = unknown_keys(scene, FORMAT_KEYS | ruleset.scene_keys()) + unit_warnings(scene) \
+        + base_warnings(scene)
 
     def order(p: SceneProblem) -> tuple[bool, int]:
         return p.line is None, p.line or 0
