@@ -482,3 +482,39 @@ def test_tts_mirrored_object_and_accented_names(tmp_path):
     mesh = trimesh.load(out.parent / piece.data["file"], force="mesh")
     assert mesh.is_volume and mesh.volume > 0  # outward faces: a positive volume
     assert mesh.volume == pytest.approx(6 * 3 * 0.5 * 8, rel=1e-6)
+
+
+def test_battlescribe_nested_transport_and_repeated_weapons(tmp_path):
+    """A squad's Rhino selected inside it is a unit of its own with its vehicle line (it was
+    dropped, its weapons given to the squad); a weapon every model carries is listed once; an
+    'Æ' in a name stays a letter in the id."""
+    line = chars(WS="4", BS="4", S="4", T="4", W="1", I="4", A="1", Ld="8", Sv="3+")
+    bolt = ('<profile id="w" name="Boltgun" typeId="w" typeName="Weapon"><characteristics>'
+            + chars(Range='24&quot;', Strength="4", AP="5", Type="Rapid Fire")
+            + "</characteristics></profile>")
+    storm = bolt.replace("Boltgun", "Storm Bolter").replace("Rapid Fire", "Assault 2")
+    squad = f"""
+<selection id="u" name="Tactical Squad Ærø" entryId="e" number="1" type="unit">
+  <profiles><profile id="p" name="Space Marine" typeId="t" typeName="Unit">
+    <characteristics>{line}</characteristics></profile></profiles>
+  <selections>
+    <selection id="m1" name="Space Marine" entryId="e" number="9" type="model">
+      <profiles>{bolt}</profiles></selection>
+    <selection id="m2" name="Space Marine Sergeant" entryId="e" number="1" type="model">
+      <profiles>{bolt}</profiles></selection>
+    <selection id="r" name="Rhino" entryId="e" number="1" type="unit">
+      <profiles><profile id="v" name="Rhino" typeId="t" typeName="Vehicle"><characteristics>
+        {chars(BS="4", Front="11", Side="11", Rear="10", HP="3")}</characteristics></profile>
+        {storm}</profiles></selection>
+  </selections>
+</selection>"""
+    out = imported(tmp_path, "rhino.ros", roster("Warhammer 40,000 6th", squad),
+                   "battlescribe", "--onto", str(EXAMPLES / "wh40k6_city_ruins.yaml"))
+    scene = analysed(out).scene
+    units = {u["id"]: u for u in scene.units}
+    assert units["tactical-squad-aero"]["weapons"] == ["boltgun"]
+    rhino = units["rhino"]
+    assert rhino["stats"] == {"BS": 4, "Front": 11, "Side": 11, "Rear": 10, "HP": 3}
+    assert rhino["weapons"] == ["storm bolter"]
+    assert len(scene.unit_models("rhino")) == 1
+    assert len(scene.unit_models("tactical-squad-aero")) == 10

@@ -8,10 +8,13 @@ from __future__ import annotations
 from battlesight.scenes.importers.common import SystemImport
 
 _PROFILE = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
+#: a vehicle's (and walker's) line besides BS (wh40k6 §11): armour facings and hull points
+_VEHICLE = ("Front", "Side", "Rear", "HP")
 
 IMPORT = SystemImport(
-    stats={**{key.lower(): key for key in _PROFILE}, "save": "Sv"},
-    unit_profiles=("unit", "model"),
+    stats={**{key.lower(): key for key in _PROFILE}, "save": "Sv",
+           **{key.lower(): key for key in _VEHICLE}},
+    unit_profiles=("unit", "model", "vehicle", "walker"),
     bases={"monstrous": 60, "bike": 40, "jump": 32, "infantry": 25, "default": 25},
     unit_gap=1.0,  # under the 2" unit coherency
     traits={"difficult_ground": {"difficult": True}, "ruins": {"feature": "ruins"}},

@@ -92,10 +92,12 @@ def _chars(profile: ElementTree.Element) -> dict[str, str]:
 
 
 def _profiles(sel: ElementTree.Element) -> list[ElementTree.Element]:
-    """The profiles of a selection and of every selection under it, nearest first."""
+    """The profiles of a selection and of every selection under it, nearest first; a unit
+    inside it (a squad's dedicated transport) is a unit of its own and keeps its profiles."""
     out = list(_children(sel, "profiles", "profile"))
     for child in _children(sel, "selections", "selection"):
-        out += _profiles(child)
+        if child.get("type") != "unit":
+            out += _profiles(child)
     return out
 
 
@@ -118,7 +120,9 @@ def _unit(sel: ElementTree.Element, system: SystemImport) -> RosterUnit:
             unit.stats = {names[k]: _number(v) for k, v in chars.items() if k in names}
             unit.kind = chars.get("unit type", chars.get("type", ""))
         elif "weapon" in kind:
-            unit.weapons.append(_weapon(prof.get("name", "weapon"), chars, kind, system))
+            weapon = _weapon(prof.get("name", "weapon"), chars, kind, system)
+            if weapon not in unit.weapons:  # each model's boltgun is the unit's one weapon
+                unit.weapons.append(weapon)
     unit.keywords = [c.get("name", "").strip().lower()
                      for c in _children(sel, "categories", "category") if c.get("name")]
     return unit
@@ -139,12 +143,24 @@ def _weapon(name: str, chars: dict[str, str], kind: str, system: SystemImport) -
 
 
 def units_of(root: ElementTree.Element, system: SystemImport) -> list[RosterUnit]:
-    """Every unit of every force, in roster order."""
+    """Every unit of every force, in roster order; a unit selected inside another (a squad's
+    Rhino) follows it."""
+    def walk(sel: ElementTree.Element) -> list[RosterUnit]:
+        found = [_unit(sel, system)]
+        for child in _children(sel, "selections", "selection"):
+            found += _nested(child)
+        return found
+
+    def _nested(sel: ElementTree.Element) -> list[RosterUnit]:
+        if sel.get("type") == "unit":
+            return walk(sel)
+        return [u for child in _children(sel, "selections", "selection") for u in _nested(child)]
+
     out = []
     for force in _children(root, "forces", "force"):
         for sel in _children(force, "selections", "selection"):
             if sel.get("type") in ("unit", "model"):
-                out.append(_unit(sel, system))
+                out += walk(sel)
     return out
 
 

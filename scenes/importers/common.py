@@ -193,10 +193,15 @@ def points(poly: np.ndarray) -> list[list[float | int]]:
     return [[r(x), r(y)] for x, y in np.asarray(poly, dtype=np.float64)]
 
 
+#: Latin letters that NFKD does not split into a base letter and an accent
+_LETTERS = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "đ": "d", "ð": "d",
+                          "ł": "l", "þ": "th", "ı": "i"})
+
+
 def slug(text: Any, fallback: str = "item") -> str:
-    """An id from a name: lower case, accents dropped ('Ruïne große' -> 'ruine-grosse'), runs
-    of other characters as one '-'."""
-    plain = unicodedata.normalize("NFKD", str(text).lower().replace("ß", "ss"))
+    """An id from a name: lower case, accents dropped ('Ruïne große Ærø' ->
+    'ruine-grosse-aero'), runs of other characters as one '-'."""
+    plain = unicodedata.normalize("NFKD", str(text).lower().translate(_LETTERS))
     plain = "".join(c for c in plain if not unicodedata.combining(c))
     s = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
     return s or fallback
