@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.profiles import STANDARD_LABEL, profile_label
 from battlesight.rulesets.core.readings import Readings
-from battlesight.rulesets.core.verdict import Verdict
+from battlesight.rulesets.core.verdict import Verdict, share_text
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import to_json
 from battlesight.viewer.commands.arguments import add_reading_arguments, chosen_readings
@@ -124,7 +124,7 @@ def format_reports(observer: str, reports: list[dict]) -> str:
         rows.append([
             r["target"], f"{r['visible_fraction']:.0%}", f"{r['distance']:.1f}\"",
             hidden or "-", "sees" if v["visible"] else "no sight",
-            f"{v['seen_share']:.0%}" if v["visible"] else "-", _cover_text(v), v["rule"],
+            share_text(v["seen_share"]) if v["visible"] else "-", _cover_text(v), v["rule"],
         ])
     header = ["target", "plain sight", "distance", "hidden by", "by the rules", "rule's share",
               "cover", "rule"]
