@@ -78,10 +78,17 @@ class ViewWindows:
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray) -> ViewWindows:
-    """Windows around a target with vertices (v, 3) as seen from each of eyes (g, 3)."""
+    """Windows around a target with vertices (v, 3) as seen from each of eyes (g, 3); or, with
+    vertices (g, v, 3), around each eye's own target (many targets in one batch: a set with
+    fewer vertices repeats one of them, which moves no bound)."""
     eyes = np.atleast_2d(np.asarray(eyes, dtype=np.float64))
-    centre = 0.5 * (vertices.min(axis=0) + vertices.max(axis=0))
-    forward = centre[None] - eyes
+    if vertices.ndim == 2:
+        centre = (0.5 * (vertices.min(axis=0) + vertices.max(axis=0)))[None]
+        rel = vertices[None, :, :] - eyes[:, None, :]
+    else:
+        centre = 0.5 * (vertices.min(axis=1) + vertices.max(axis=1))
+        rel = vertices - eyes[:, None, :]
+    forward = centre - eyes
     distance = np.linalg.norm(forward, axis=1)
     forward /= np.maximum(distance, 1e-12)[:, None]
     steep = np.abs(forward[:, 2]) >= 0.9
@@ -89,7 +96,6 @@ def view_windows(eyes: np.ndarray, vertices: np.ndarray) -> ViewWindows:
     right = np.cross(forward, helper)
     right /= np.linalg.norm(right, axis=1, keepdims=True)
     up = np.cross(right, forward)
-    rel = vertices[None, :, :] - eyes[:, None, :]
     depth = np.einsum("gvk,gk->gv", rel, forward)
     wide = (depth.min(axis=1) <= _MIN_DEPTH_SHARE * distance) | (distance < 1e-9)
     safe = np.where(depth > 1e-12, depth, 1e-12)

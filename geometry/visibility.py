@@ -193,11 +193,11 @@ def _silhouette_samples(world: World, queries: list[SightQuery], eyes: np.ndarra
     wanted_all = np.zeros(len(queries), dtype=np.int64)
     found_q, found_d, found_t = [], [], []
     asked = np.array([q.samples for q in queries], dtype=np.int64)
-    for (target, parts), members in groups.items():
+    all_windows = _group_windows(world, groups, eyes)
+    for ((target, parts), members), windows in zip(groups.items(), all_windows, strict=True):
         model = world.models[target]
         scene = model.part_scene(parts)
         rows = np.array(members)
-        windows = view_windows(eyes[rows], model.part_vertices(parts))
         wanted = _samples_wanted(asked[rows], windows)
         wanted_all[rows] = wanted
         if begun is None:
@@ -244,6 +244,43 @@ def _silhouette_samples(world: World, queries: list[SightQuery], eyes: np.ndarra
         cast=cast,
         wanted=wanted_all,
     )
+
+
+#: (eye, vertex) entries of one batch of view windows (`_group_windows`), memory bound
+_WINDOW_BATCH = 2_000_000
+
+
+def _group_windows(world: World, groups: dict[tuple, list[int]], eyes: np.ndarray) -> list:
+    """The view windows of every (target, parts) group's eyes, in few numpy batches (one call
+    per group cost more in overhead than in work for the many small groups of one observer's
+    queries): the same windows as `view_windows` of each group alone."""
+    keys = list(groups)
+    vertices = [world.models[t].part_vertices(parts) for t, parts in keys]
+    out: list = []
+    lo = 0
+    while lo < len(keys):
+        hi, width, rows = lo, 0, 0
+        while hi < len(keys) and (hi == lo or (rows + len(groups[keys[hi]])) * max(
+                width, len(vertices[hi])) <= _WINDOW_BATCH):
+            width = max(width, len(vertices[hi]))
+            rows += len(groups[keys[hi]])
+            hi += 1
+        padded = np.empty((rows, width, 3))
+        at = 0
+        for k in range(lo, hi):
+            v, n = vertices[k], len(groups[keys[k]])
+            padded[at:at + n, :len(v)] = v
+            padded[at:at + n, len(v):] = v[0]  # a repeated vertex moves no bound
+            at += n
+        windows = view_windows(eyes[np.concatenate([groups[keys[k]] for k in range(lo, hi)])],
+                               padded)
+        at = 0
+        for k in range(lo, hi):
+            n = len(groups[keys[k]])
+            out.append(windows.take(np.arange(at, at + n)))
+            at += n
+        lo = hi
+    return out
 
 
 def _same_samples(queries: list[SightQuery], eyes: np.ndarray) -> np.ndarray:
