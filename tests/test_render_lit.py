@@ -338,3 +338,27 @@ def test_lit_pictures_are_anti_aliased(monkeypatch):
     with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "headlessgl",
                            lighting.FLAT) as flat:
         assert flat.target.buffer.get_fb_properties().get_multisamples() == 0
+
+
+@needs_gl
+def test_the_table_shows_no_small_copy_of_the_layout_in_its_corner():
+    """The close-up grain once read the mat itself 9x finer with the texture clamped: a 1/9
+    copy of the whole mat, baked occlusion and all, sat in the table's (0, 0) corner (a box at
+    (18, 18) left a dark square at (2, 2)). The grain is its own tiling texture now."""
+    data = box_scene()
+    data["terrain"] = [{"id": "block", "type": "box", "at": [18, 18], "size": [4, 4, 3]}]
+    scene, world = build(data)
+    image, pixels = render_top(scene, world, [[2, 2, 0], [6, 2, 0]], size=(600, 600))
+    copy, open_ground = (brightness(image, p) for p in pixels)
+    assert abs(copy - open_ground) < 2.0
+
+
+def test_the_grain_tiles_and_leaves_the_mat_brightness_alone():
+    from battlesight.viewer import textures
+
+    g = textures.grain().astype(float)
+    assert abs(g.mean() - 128) < 1.0 and 5 < g.std() < 30
+    # the seams across the tile's edges are no stronger than any neighbouring pixels
+    inner = np.abs(np.diff(g, axis=0)).mean()
+    assert np.abs(g[0] - g[-1]).mean() < 1.5 * inner
+    assert np.abs(g[:, 0] - g[:, -1]).mean() < 1.5 * inner

@@ -27,7 +27,7 @@ from panda3d.core import (
     ShaderAttrib,
 )
 
-from . import palette
+from . import palette, textures
 
 SHADOW_MASK = BitMask32.bit(5)  # nodes hidden from this camera mask cast no shadow
 VIEW_MASK = BitMask32.bit(0)  # the view camera's mask (clear of SHADOW_MASK)
@@ -39,6 +39,7 @@ SKY = (0.40, 0.43, 0.50)  # hemisphere ambient: light from above ...
 GROUND = (0.22, 0.20, 0.18)  # ... and bounced up from the table
 MODEL_RIM = 0.55
 DETAIL = 0.3  # how much finer grain the table mat gets close up
+GRAIN_INCHES = 2.0  # one tile of the grain (`textures.grain`) covers this many inches
 
 VERTEX = """
 #version 120
@@ -69,6 +70,7 @@ void main() {
 
 FRAGMENT = """
 #version 120
+#define GRAIN_INCHES @GRAIN@
 uniform struct p3d_MaterialParameters { vec4 ambient; vec4 diffuse; } p3d_Material;
 uniform struct p3d_LightSourceParameters {
     vec4 color; vec4 position; sampler2DShadow shadowMap; mat4 shadowViewMatrix;
@@ -81,6 +83,7 @@ uniform float rim;
 uniform float texel;
 uniform float grid;
 uniform float detail;
+uniform sampler2D grain;
 uniform float shadowed;
 varying vec2 v_plan;
 varying vec3 v_pos;
@@ -105,10 +108,8 @@ void main() {
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.yxyy).r
                         + shadow2DProj(p3d_LightSource[0].shadowMap, sc + d.yyyy).r);
     lit = mix(1.0, lit, shadowed);
-    if (detail > 0.0) {  // the same image 9x finer: grain where the camera comes close
-        vec3 fine = texture2D(p3d_Texture0, v_uv * 9.0).rgb;
-        base *= mix(1.0, 2.0 * dot(fine, vec3(0.333)) / max(dot(tex.rgb, vec3(0.666)), 0.05),
-                    detail);
+    if (detail > 0.0) {  // a tiling grain (mean 0.5) in table inches, seen close up
+        base *= mix(1.0, 2.0 * texture2D(grain, v_plan / GRAIN_INCHES).r, detail);
     }
     if (grid > 0.0) {  // inch lines, stronger every 6", a pixel wide at any distance
         vec2 w = fwidth(v_plan);
@@ -126,7 +127,7 @@ void main() {
     colour += rim * edge * vec3(1.0, 0.97, 0.9);
     gl_FragColor = vec4(colour, p3d_Material.diffuse.a * tex.a * p3d_ColorScale.a);
 }
-"""
+""".replace("@GRAIN@", f"{GRAIN_INCHES:.3f}")
 
 DEPTH_VERTEX = """
 #version 120
@@ -275,6 +276,7 @@ def light_battlefield(stage_root: NodePath, battlefield: NodePath, table: tuple[
     battlefield.set_shader_input("texel", 1.0 / SHADOW_MAP)
     battlefield.set_shader_input("grid", 0.0)
     battlefield.set_shader_input("detail", 0.0)
+    battlefield.set_shader_input("grain", textures.grain_texture())  # bound for every node
     battlefield.set_shader_input("shadowed", 1.0)
     return sun
 

@@ -73,6 +73,8 @@ def table_top(table: tuple[float, float], world, mat: str, grid: bool,
     image = textures.table_mat(mat, table, ambient.table_occlusion(world, table))
     node.set_texture(textures.image_texture(image, f"mat-{mat}"), 1)
     lighting.grid_lines(node, grid)
+    if mat == "plain":  # one flat colour: no close-up grain either
+        node.set_shader_input("detail", 0.0)
     node.hide(lighting.SHADOW_MASK)  # nothing lies under the table: its shadow pass is skipped
     return geom.paint(node, (1.0, 1.0, 1.0, 1.0))
 

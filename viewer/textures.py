@@ -206,3 +206,29 @@ def image_texture(image: np.ndarray, name: str = "image", repeat: bool = False,
     texture.set_wrap_u(wrap)
     texture.set_wrap_v(wrap)
     return texture
+
+
+GRAIN_PX = 128
+
+
+def grain(seed: int = 0, size: int = GRAIN_PX) -> np.ndarray:
+    """(size, size) uint8 fine grain with mean 128 that tiles seamlessly (band-passed white
+    noise through the FFT, periodic by construction): the close-up detail of the table mat,
+    free of the mat's own features and baked occlusion."""
+    rng = np.random.default_rng(seed)
+    spectrum = np.fft.fft2(rng.normal(size=(size, size)))
+    f = np.hypot(*np.meshgrid(np.fft.fftfreq(size), np.fft.fftfreq(size)))
+    spectrum *= np.exp(-((f - 0.12) / 0.08) ** 2)  # features a few pixels across
+    noise = np.real(np.fft.ifft2(spectrum))
+    noise = (noise - noise.mean()) / max(float(noise.std()), 1e-9)
+    return np.clip(128.0 + 12.0 * noise, 0, 255).astype(np.uint8)
+
+
+_grain: dict[int, Texture] = {}
+
+
+def grain_texture(seed: int = 0) -> Texture:
+    """The grain as a repeating texture (one per seed, shared by every frame)."""
+    if seed not in _grain:
+        _grain[seed] = image_texture(np.dstack([grain(seed)] * 3), f"grain-{seed}", repeat=True)
+    return _grain[seed]
