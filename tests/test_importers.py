@@ -518,3 +518,18 @@ def test_battlescribe_nested_transport_and_repeated_weapons(tmp_path):
     assert rhino["weapons"] == ["storm bolter"]
     assert len(scene.unit_models("rhino")) == 1
     assert len(scene.unit_models("tactical-squad-aero")) == 10
+
+
+def test_a_scene_the_gate_refuses_is_reported_against_the_input(tmp_path, capsys):
+    """A crossed outline passes the reader but not the gate: the one line names the input
+    file (the --out scene was never written, so naming it sent the user to no file)."""
+    src = tmp_path / "bow.json"
+    src.write_text(json.dumps({"pieces": [{"id": "a", "piece_class": "area",
+                                           "polygon": [[10, 10], [14, 14], [14, 10],
+                                                       [10, 14]]}]}))
+    out = tmp_path / "bow.yaml"
+    assert main(["import", str(src), "--format", "godot40k", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{src}: terrain[a].polygon: outline is not")
+    assert err[0].endswith(f"(in the imported scene; {out} not written)")
+    assert not out.exists()

@@ -12,6 +12,7 @@ written together or not at all. No Panda3D here.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from battlesight.rulesets.core.profiles import load_data
 from battlesight.rulesets.core.rules_data import system_import
 from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.rulesets.layout.maps import scene_deployment
+from battlesight.scenes.errors import SceneError
 from battlesight.scenes.importers import DEFAULT_RULESETS, FORMATS, ROSTERS, ImportOptions
 from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.model import RULESET_IDS
@@ -93,7 +95,13 @@ def run(args) -> int:
     if onto is not None and not options.system.weapon_keys:
         _known_weapons(data, onto.ruleset)
     files = {out.parent / name: content for name, content in imported.files.items()}
-    scene = gate(data, out, files)
+    try:
+        scene = gate(data, out, files)
+    except SceneError as exc:  # the scene is not written: the input is what to fix
+        raise type(exc)([replace(p, file=str(source), line=None,
+                                 message=f"{p.message} (in the imported scene; {out} not "
+                                         "written)")
+                         for p in exc.problems]) from None
     written = _write(out, scene_to_yaml(scene), files)
     models = len(scene.models)
     print(f"wrote {written[-1]} ({len(scene.terrain)} terrain pieces, {models} models"
@@ -180,8 +188,6 @@ def _known_weapons(data: dict[str, Any], ruleset: str) -> None:
 def _bases(path: Path) -> dict[str, Any]:
     data, problems = read_yaml(path, "bases file")
     if problems:
-        from battlesight.scenes.errors import SceneError
-
         raise SceneError(problems)
     if not isinstance(data, dict) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) and 5 <= v <= 500
