@@ -363,3 +363,28 @@ def test_the_grain_tiles_and_leaves_the_mat_brightness_alone():
     inner = np.abs(np.diff(g, axis=0)).mean()
     assert np.abs(g[0] - g[-1]).mean() < 1.5 * inner
     assert np.abs(g[:, 0] - g[:, -1]).mean() < 1.5 * inner
+
+
+def test_a_portrait_table_is_lit_from_the_front_left_of_its_stream_view():
+    """The stream view watches a portrait table from its long side (heading 90): the sun
+    turns with it, so the faces towards the camera are lit as on a landscape table (they were
+    in shade, the sun behind the camera)."""
+    from battlesight.viewer.cameras import preset_heading
+    from panda3d.core import NodePath
+
+    def camera_and_sun(table):
+        heading = np.radians(preset_heading("stream", table)[0])
+        camera = np.array([-np.sin(heading), np.cos(heading)])  # plan forward (Panda heading)
+        sun = lighting.sun_basis(lighting.table_sun(table))[0][:2]
+        return camera, sun / np.linalg.norm(sun)
+
+    wide, tall = camera_and_sun((60, 44)), camera_and_sun((44, 60))
+    assert np.dot(*wide) == pytest.approx(np.dot(*tall))
+    side = lambda c, s: c[0] * s[1] - c[1] * s[0]  # noqa: E731 - the plan cross product
+    assert side(*wide) == pytest.approx(side(*tall))
+    assert np.dot(*tall) > 0  # the light travels away from the camera: it lights the faces
+    # turned towards it
+    root = NodePath("stage")
+    sun = lighting.light_battlefield(root, root.attach_new_node("battlefield"), (44, 60), 5.0)
+    assert sun.get_h() == pytest.approx(lighting.table_sun((44, 60))[0])
+    assert lighting.table_sun((60, 44)) == lighting.SUN_HPR

@@ -237,14 +237,23 @@ def fit_shadow_lens(lens: OrthographicLens, low: np.ndarray, high: np.ndarray,
     return centre
 
 
+def table_sun(table: tuple[float, float]) -> tuple[float, float, float]:
+    """The sun's hpr over a width x depth table: SUN_HPR turned with the stream view's heading
+    (`cameras.preset_heading`), so a portrait table, watched from its long side, is lit from
+    the front left of that view as a landscape one is (not from behind the camera)."""
+    from .cameras import preset_heading
+
+    return (SUN_HPR[0] + preset_heading("stream", table)[0], SUN_HPR[1], SUN_HPR[2])
+
+
 def add_sun(root: NodePath, low: np.ndarray, high: np.ndarray,
-            size: int = SHADOW_MAP) -> NodePath:
-    """A shadow-casting key light over the box low..high, lighting root."""
+            size: int = SHADOW_MAP, hpr: tuple[float, float, float] = SUN_HPR) -> NodePath:
+    """A shadow-casting key light turned by hpr over the box low..high, lighting root."""
     sun = DirectionalLight("key-light")
     sun.set_color(SUN_COLOUR)
     sun.set_priority(100)  # first among any lights a node gets
     lens = OrthographicLens()
-    centre = fit_shadow_lens(lens, np.asarray(low, float), np.asarray(high, float))
+    centre = fit_shadow_lens(lens, np.asarray(low, float), np.asarray(high, float), hpr)
     sun.set_lens(lens)
     sun.set_shadow_caster(True, size, size)
     sun.set_camera_mask(SHADOW_MASK)
@@ -255,7 +264,7 @@ def add_sun(root: NodePath, low: np.ndarray, high: np.ndarray,
                                                  no_colour, 101))
     node = root.attach_new_node(sun)
     node.set_pos(*map(float, centre))
-    node.set_hpr(*SUN_HPR)
+    node.set_hpr(*hpr)
     return node
 
 
@@ -265,7 +274,8 @@ def light_battlefield(stage_root: NodePath, battlefield: NodePath, table: tuple[
     and overlays opt out with `unlit`), a shadow-casting sun over the table up to height top."""
     width, depth = table
     sun = add_sun(stage_root, np.array([-2.0, -2.0, -1.0]),
-                  np.array([width + 2.0, depth + 2.0, max(top, 1.0) + 0.5]))
+                  np.array([width + 2.0, depth + 2.0, max(top, 1.0) + 0.5]),
+                  hpr=table_sun(table))
     stage_root.set_antialias(AntialiasAttrib.M_multisample)  # the buffer's samples are used
     battlefield.set_light_off()  # the stage's fixed-function lights: not p3d_LightSource[0]
     battlefield.set_light(sun)
