@@ -295,9 +295,12 @@ def _same_samples(queries: list[SightQuery], eyes: np.ndarray) -> np.ndarray:
 def _samples_wanted(asked: np.ndarray, windows) -> np.ndarray:
     """(g,) samples to aim for: the asked count, raised for windows wider than
     ANGULAR_SPACING allows (the whole-sphere fallback keeps the asked count)."""
-    area = np.prod(windows.hi - windows.lo, axis=1)
-    by_angle = np.ceil(area / ANGULAR_SPACING**2).astype(np.int64)
-    wanted = np.clip(by_angle, asked, asked * _MAX_SAMPLE_FACTOR)
+    most = np.asarray(asked) * _MAX_SAMPLE_FACTOR
+    with np.errstate(invalid="ignore", over="ignore"):  # a degenerate window (bases touching)
+        area = np.prod(windows.hi - windows.lo, axis=1)
+    area = np.where(np.isfinite(area), area, 0.0)  # ... keeps the asked count, as a wide one
+    by_angle = np.ceil(np.minimum(area / ANGULAR_SPACING**2, most)).astype(np.int64)
+    wanted = np.clip(by_angle, asked, most)
     return np.where(windows.wide, asked, wanted)
 
 

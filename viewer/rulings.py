@@ -34,6 +34,13 @@ class BareWorld:
         self.ruleset = Ruleset()
         self.ruleset.sight_rule = BARE_WORLD_RULE
 
+    @property
+    def groups(self):
+        """The world's pieces as the rules count them (`core.groups`), as a Board has them."""
+        from battlesight.rulesets.core.groups import groups_of
+
+        return groups_of(self.world)
+
 
 class Judge:
     """The one sight judgement for a scene's world: its ruleset on a Board of the scene (a
