@@ -35,14 +35,14 @@ CHARGE_BONUS = 3.0  # wmh2 §8.3
 CHARGE_ATTACK_MIN = 3.0  # wmh2 §8.3: moved 3" or more
 MAX_FOCUS_ON_JACK = 3  # wmh2 §2.4
 DEF_FLOOR = 5  # wmh2 §9.1
-TOL = 1e-9
-#: Elevations come from ray hits fired from high above the table (float32): they can be off by
 AOE_SIZES = (3.0, 4.0, 5.0)  # wmh2 §9.1: AOE template diameters
 SPRAY_LENGTHS = (6.0, 8.0, 10.0)  # wmh2 §9.2: SP 6, SP 8, SP 10
 #: wmh2 §9.2 (GK-L): the spray template as a wedge from the attacker's base edge, 0.5" wide
 #: there and 2.5" wide at its 10" end; SP 6 and SP 8 are the same wedge cut at 6" and 8"
 SPRAY_WIDTH_NEAR, SPRAY_WIDTH_FAR = 0.5, 2.5
 ABOMINATION_RANGE = 3.0  # wmh2 §10
+TOL = 1e-9
+#: Elevations come from ray hits fired from high above the table (float32): they can be off by
 #: about 1e-3", so "1\" or more" comparisons allow that much (a surface exactly 1" up counts).
 ELEVATION_TOL = 2e-3
 

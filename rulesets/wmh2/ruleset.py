@@ -127,16 +127,16 @@ class WMH2(Ruleset):
 
     def on_turn_start(self, game: Game) -> None:
         turns.turn_start(game)
-
         terror.reset(game)
+
     def on_phase_start(self, game: Game) -> None:
         if game.phase.name == "maintenance":
             turns.maintenance(game)
         elif game.phase.name == "control":
             turns.control_start(game)
-
         elif game.phase.name == "activation":
             terror.terror_checks(game)
+
     def on_phase_end(self, game: Game) -> None:
         if game.phase.name == "control":
             turns.expire_upkeep(game)
