@@ -220,3 +220,19 @@ def test_wrong_units_given_are_to_be_set_not_added(tmp_path):
     assert code == 0, err
     wall = next(ln for ln in err.splitlines() if "terrain[wall].units: warning:" in ln)
     assert "tall read as metres" in wall and wall.endswith("(set 'units: mm')")
+
+
+def test_exported_extents_in_metres_match_the_files_millimetres(tmp_path):
+    """The mm STL wall and the y-up mm OBJ figures, placed with units/up, export as glTF in
+    metres: each node's extents are the file's millimetres / 1000 (y-up), within 1%."""
+    scene = scene_file(tmp_path)
+    out = tmp_path / "out.glb"
+    code, _, err = run(["export", scene, out])
+    assert code == 0, err
+    loaded = trimesh.load(out)
+    wall = loaded.geometry["wall"]  # glTF axes: x, up, -depth
+    np.testing.assert_allclose(wall.extents, [0.200, 0.0762, 0.010], rtol=0.01)
+    gob, troll = loaded.geometry["gob"], loaded.geometry["troll"]
+    assert gob.extents[1] == pytest.approx(0.028, rel=0.01)  # standing: its height is up
+    assert troll.extents[1] == pytest.approx(0.080, rel=0.01)
+    assert troll.extents[0] == pytest.approx(0.050, rel=0.01)  # its 50 mm base across

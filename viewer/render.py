@@ -284,7 +284,7 @@ def encode_mp4(frames: Iterable[np.ndarray], path: Path, size: tuple[int, int],
     even = (width + width % 2, height + height % 2)
     writer = imageio_ffmpeg.write_frames(
         str(path), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
-        macro_block_size=1, ffmpeg_log_level="error",
+        macro_block_size=1, ffmpeg_log_level="error", output_params=["-preset", "veryfast"],
     )
     try:
         writer.send(None)

@@ -34,6 +34,8 @@ MIN_FRAME = 18.0
 HIT: palette.Colour = (1.00, 0.93, 0.35, 1.0)
 MISS: palette.Colour = (0.62, 0.62, 0.66, 0.85)
 LINE_RADIUS = 0.09
+#: While models move or fade, their shadows are redrawn every this many frames.
+SHADOW_EVERY = 3
 
 
 def smooth(t: float) -> float:
@@ -91,14 +93,29 @@ class ReplayStage:
             pivot.show()
             pivot.set_alpha_scale(alpha)
 
-    def grab(self) -> np.ndarray:
+    def grab(self, shadows: bool = True) -> np.ndarray:
         """Draw one frame and read it: (h, w, 3) uint8. One pass, where `render` draws two
         to be sure of the first frame on pipes whose copy to RAM lands a frame late; in a
-        video such a pipe shifts frames by one, which nobody sees."""
+        video such a pipe shifts frames by one, which nobody sees. shadows=False keeps the
+        last shadow map (nothing moved since: the depth pass is a fifth of a lit frame)."""
         from . import platform
 
+        buffer = self._shadow_buffer()
+        if buffer is not None:
+            buffer.set_active(shadows)
         platform.engine().render_frame()
         return self.renderer.target.read_rgb()
+
+    def _shadow_buffer(self):
+        """The key light's shadow buffer in the lit look (None in the flat one)."""
+        if not hasattr(self, "_shadows"):
+            sun = self.view.stage.root.find("**/key-light")
+            gsg = self.renderer.target.buffer.get_gsg()
+            self._shadows = None
+            if not sun.is_empty() and gsg is not None and hasattr(sun.node(),
+                                                                  "get_shadow_buffer"):
+                self._shadows = sun.node().get_shadow_buffer(gsg)
+        return self._shadows
 
     def close(self) -> None:
         self.renderer.close()
@@ -260,7 +277,11 @@ def replay_frames(world, scene, beats: list[Beat], fps: float = 30.0,
                     stage.place(model_id, pose, alpha)
                 draw_shots(stage, beat, now, t)
                 view.set_orbit(blend(shown, goal, t / 0.3))
-                yield stage.renderer.render() if first else stage.grab()
+                # shadows follow what moves or fades, redrawn every SHADOW_EVERY frames and
+                # on a beat's last frame (a lag of a frame or two nobody sees)
+                changing = (after and 0.0 < glide < 1.0) or (beat.removed and 0.0 < fade < 1.0)
+                shadows = (changing and i % SHADOW_EVERY == 0) or i == frames - 1
+                yield stage.renderer.render() if first else stage.grab(shadows)
                 first = False
             poses.update(after)
             gone |= set(beat.removed) & set(poses)
