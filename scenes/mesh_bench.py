@@ -11,13 +11,12 @@ each run, so reading, placing, the outline, the storeys and the BVH are all in t
 from __future__ import annotations
 
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import trimesh
 from battlesight.geometry import meshfile, ray
+from battlesight.scenes.timing import best_of
 
 from .build import build_world
 from .loader import scene_from_dict
@@ -47,15 +46,6 @@ def building_mesh(faces: int) -> trimesh.Trimesh:
     return trimesh.Trimesh(vertices, tris, process=False)
 
 
-def _best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def big_mesh_figures(faces: int = 1_000_000, repeat: int = 3) -> dict:
     """Seconds to build the world of a table with one `faces`-face mesh building (cold, best of
     `repeat`) and to build the raw embreex BVH of its triangles, and their ratio."""
@@ -77,12 +67,12 @@ def big_mesh_figures(faces: int = 1_000_000, repeat: int = 3) -> dict:
             world = build_world(scene)
             world.solid_scene  # noqa: B018 - the BVH build is part of the figure
 
-        world_s = _best(build, repeat)
+        world_s = best_of(build, repeat)
         world = build_world(scene)
         solid = world.terrain["building"].geometry.solid
         vertices = np.ascontiguousarray(solid.vertices, dtype=np.float32)
         tris = np.ascontiguousarray(solid.faces, dtype=np.int32)
-        raw_s = _best(lambda: _raw_bvh(vertices, tris), repeat)
+        raw_s = best_of(lambda: _raw_bvh(vertices, tris), repeat)
         return {
             "faces": len(mesh.faces),
             "world_build_s": round(world_s, 3),

@@ -20,20 +20,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from battlesight.scenes.timing import best_of
 
 #: the issue's targets (issue 13), seconds
 TARGETS = {"load": 0.030, "los_from_per_target": 0.002, "los_all": 4.0, "geometry_all": 2.0}
-
-
-def _best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _command(args: list[str], repeat: int) -> float:
@@ -44,7 +36,7 @@ def _command(args: list[str], repeat: int) -> float:
     def run() -> None:
         subprocess.run(line, check=True, stdout=subprocess.DEVNULL)
 
-    return _best(run, repeat)
+    return best_of(run, repeat)
 
 
 def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, pieces: int = 40,
@@ -66,8 +58,8 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         path = Path(folder) / "bench.yaml"
         save_scene(generate_table(seed, pieces=pieces, models=models), path)
         battlesight.load(path)  # imports and data tables, as any earlier call would
-        load_s = _best(lambda: battlesight.load(path), 5 * repeat)
-        yaml_s = _best(lambda: read_yaml(path), 5 * repeat)
+        load_s = best_of(lambda: battlesight.load(path), 5 * repeat)
+        yaml_s = best_of(lambda: read_yaml(path), 5 * repeat)
         scene, world = load(str(path))
         ids = [m.id for m in scene.models if m.id in world.models]
         observer = ids[0]
@@ -80,23 +72,23 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         def library(pairs):
             return lambda: los_reports(*load(str(path)), pairs)
 
-        from_s = _best(library(one), repeat)
-        from_geometry_s = _best(plain(one), repeat)
-        all_s = _best(library(every), 1)
+        from_s = best_of(library(one), repeat)
+        from_geometry_s = best_of(plain(one), repeat)
+        all_s = best_of(library(every), 1)
         processes = two_processes.processes_for(len(every))
         least = two_processes.MIN_ITEMS
         try:  # the same pairs in one process: the reference of the second
             two_processes.MIN_ITEMS = 10**9
-            all_one_s = _best(library(every), 1) if processes > 1 else all_s
+            all_one_s = best_of(library(every), 1) if processes > 1 else all_s
         finally:
             two_processes.MIN_ITEMS = least
-        geometry_s = _best(plain(every), repeat)
+        geometry_s = best_of(plain(every), repeat)
         from battlesight.geometry import visibility
 
         first = visibility.FIRST_PASS_SAMPLES
         try:  # the full sample for every pair: the one-pass reference of the first pass
             visibility.FIRST_PASS_SAMPLES = 10**9
-            full_s = _best(plain(every), 1)
+            full_s = best_of(plain(every), 1)
         finally:
             visibility.FIRST_PASS_SAMPLES = first
         rays = sum(v.rays for v in visibility_many(world, [SightQuery(a, b) for a, b in every]))

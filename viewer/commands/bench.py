@@ -19,6 +19,7 @@ from battlesight.scenes.build import build_world
 from battlesight.scenes.generate import generate_table
 from battlesight.scenes.limits import MAX_MODELS, MAX_SEED, MAX_TERRAIN_PIECES
 from battlesight.scenes.mesh_bench import big_mesh_figures
+from battlesight.scenes.timing import best_of
 from battlesight.viewer.commands.arguments import int_in
 from battlesight.viewer.commands.common import print_json
 
@@ -93,15 +94,6 @@ def run(args) -> int:
     return 0
 
 
-def _best(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def bench(seed: int = 1, rays: int = 1_000_000, models: int = 100, pieces: int = 40) -> dict:
     """All figures as a dict (seconds, rays per second, ratios)."""
     scene = generate_table(seed, pieces=pieces, models=models)
@@ -112,7 +104,7 @@ def bench(seed: int = 1, rays: int = 1_000_000, models: int = 100, pieces: int =
         world.models_scene  # noqa: B018
         return world
 
-    build_s = _best(build)
+    build_s = best_of(build)
     world = build()
     workloads = {
         "los": los_segments(world, rays, np.random.default_rng(seed)),
@@ -161,7 +153,7 @@ def segment_throughput(world: World, starts: np.ndarray, ends: np.ndarray) -> di
     def project():
         out["project"] = world.blocked(starts, ends)
 
-    raw_s, project_s = _best(raw), _best(project)
+    raw_s, project_s = best_of(raw), best_of(project)
     n = len(starts)
     return {
         "segments": n,
