@@ -186,3 +186,18 @@ def test_flat_replay_frames_differ_from_lit(tmp_path):
         frames[look] = np.asarray(Image.open(sorted(out.glob("*.png"))[0]).convert("RGB"))
     assert frames["lit"].shape == frames["flat"].shape
     assert np.abs(frames["lit"].astype(int) - frames["flat"].astype(int)).mean() > 1.5
+
+
+def test_only_a_logged_board_journals_its_changes(tmp_path):
+    """A board nobody logs (the viewer's, the API's) keeps no journal; a Game's does."""
+    from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.ruleset import get_ruleset
+    from battlesight.scenes.build import build_world
+
+    scene = load_scene(write_scene(tmp_path, MINIMAL))
+    board = Board(scene, build_world(scene), get_ruleset(scene.ruleset))
+    board.move("sgt", (12.0, 8.0))
+    assert board.take_changes() == []  # nothing kept before anyone asked
+    board.move("sgt", (12.0, 9.0))
+    assert board.take_changes() == [{"model": "sgt", "at": [12.0, 9.0], "z": 0.0,
+                                      "facing": 0.0}]

@@ -66,7 +66,8 @@ class Board:
             state.on_table = spec.id in world.models
             self.models[spec.id] = state
         self._spare: dict[str, Any] = {}  # volumes of models taken off the table, by id
-        self._changes: list[dict[str, Any]] = []  # what moved or left since take_changes
+        #: what moved or left since take_changes; None until someone keeps a log (a Game)
+        self._changes: list[dict[str, Any]] | None = None
         #: sight work shared by the judgements on this board, keyed by what it depends on
         #: (model positions), so moves never read stale entries
         self.sight_memo: dict[tuple, Any] = {}
@@ -227,9 +228,9 @@ class Board:
         if facing is not None:
             state.spec.facing = float(facing) % 360.0
         placed = self.world.models[model_id]
-        self._changes.append({"model": model_id, "at": [round(at[0], 4), round(at[1], 4)],
-                              "z": round(float(placed.position[2]), 4),
-                              "facing": round(float(placed.facing), 3)})
+        self._journal({"model": model_id, "at": [round(at[0], 4), round(at[1], 4)],
+                       "z": round(float(placed.position[2]), 4),
+                       "facing": round(float(placed.facing), 3)})
 
     def take_off(self, model_id: str) -> None:
         """Remove a model from the table but keep it (reserves, embarked)."""
@@ -239,7 +240,7 @@ class Board:
             self._spare[model_id] = self.world.models[model_id].volume
             self.world.remove_model(model_id)
         state.on_table = False
-        self._changes.append({"model": model_id, "off_table": True})
+        self._journal({"model": model_id, "off_table": True})
 
     def remove(self, model_id: str) -> None:
         """A casualty: off the world and out of the scene."""
@@ -250,13 +251,18 @@ class Board:
         state.alive = False
         state.on_table = False
         self.scene.models = [m for m in self.scene.models if m.id != model_id]
-        self._changes.append({"model": model_id, "removed": True})
+        self._journal({"model": model_id, "removed": True})
+
+    def _journal(self, change: dict[str, Any]) -> None:
+        if self._changes is not None:
+            self._changes.append(change)
 
     def take_changes(self) -> list[dict[str, Any]]:
         """Every change to the table since the last call, in order: a model placed
         `{model, at, z, facing}`, taken off `{model, off_table}` or a casualty
-        `{model, removed}` (the log's `changes`, which `battlesight replay` draws)."""
-        changes, self._changes = self._changes, []
+        `{model, removed}` (the log's `changes`, which `battlesight replay` draws). The first
+        call starts the journal: a board nobody logs (the viewer's, the API's) keeps none."""
+        changes, self._changes = self._changes or [], []
         return changes
 
     def set_wounds(self, model_id: str, wounds: int) -> None:

@@ -158,6 +158,7 @@ class Game:
 
             world = build_world(scene)
         self.board = Board(scene, world, self.ruleset)
+        self.board.take_changes()  # the log keeps what happens to the table from here on
         self.seed = int(seed)
         self.roller = Roller(self.seed)
         players = sorted({m.player for m in scene.models})
