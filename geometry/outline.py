@@ -20,7 +20,8 @@ triangles takes over ten seconds. The same region comes from far less work:
 
 The result is a Polygon or MultiPolygon, holes kept (a courtyard). Rules that need one ring
 take `largest_ring` (the exterior of the largest part, holes dropped); areas come from the
-whole geometry.
+whole geometry. `triangles_union` is steps 2 to 4 for any plan triangles (a storey's floor,
+whose room test in `geometry.floors` unioned 300k triangles in 1.5 s with `union_all`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-__all__ = ["OUTLINE_TOLERANCE", "largest_ring", "plan_outline", "ring_of"]
+__all__ = ["OUTLINE_TOLERANCE", "largest_ring", "plan_outline", "ring_of", "triangles_union"]
 
 #: Douglas-Peucker tolerance of the simplified outline, inches (a quarter of a millimetre).
 OUTLINE_TOLERANCE = 0.01
@@ -37,15 +38,21 @@ OUTLINE_TOLERANCE = 0.01
 _CHUNK = 4_000_000
 
 
-def _up_triangles(plan: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Plan x (m, 3) and y (m, 3) of the triangles that face up (positive plan area) of a
-    mesh whose vertices seen from above are plan (n, 2)."""
-    x = plan[:, 0][faces]
-    y = plan[:, 1][faces]
+def _snapped(points: np.ndarray, tolerance: float) -> np.ndarray:
+    """Plan points (float64) on a grid of half the tolerance (unchanged when it is 0)."""
+    points = np.asarray(points, dtype=np.float64)
+    if tolerance > 0:  # corners closer than the tolerance merge: folds finer than it vanish
+        step = 0.5 * tolerance
+        points = np.round(points / step) * step
+    return points
+
+
+def _twice_areas(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    """Twice the signed plan area of each triangle x (m, 3), y (m, 3), and the smallest one
+    that counts (below it a triangle is seen edge-on: rounding noise of its size)."""
     area2 = (x[:, 1] - x[:, 0]) * (y[:, 2] - y[:, 0]) - (x[:, 2] - x[:, 0]) * (y[:, 1] - y[:, 0])
-    span = float(np.ptp(plan, axis=0).max()) if len(plan) else 0.0
-    up = area2 > 1e-12 * span * span
-    return x[up], y[up]
+    span = max(float(np.ptp(x)), float(np.ptp(y))) if len(x) else 0.0
+    return area2, 1e-12 * span * span
 
 
 def _net_edges(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -107,11 +114,30 @@ def plan_outline(vertices: np.ndarray, faces: np.ndarray,
 
     The mesh should be closed (as the world's solids are); of an open mesh only the surfaces
     facing up count."""
-    plan = np.asarray(vertices, dtype=np.float64)[:, :2]
-    if tolerance > 0:  # corners closer than the tolerance merge: folds finer than it vanish
-        step = 0.5 * tolerance
-        plan = np.round(plan / step) * step
-    x, y = _up_triangles(plan, np.asarray(faces))
+    plan = _snapped(np.asarray(vertices)[:, :2], tolerance)
+    faces = np.asarray(faces)
+    x, y = plan[:, 0][faces], plan[:, 1][faces]
+    area2, least = _twice_areas(x, y)
+    up = area2 > least
+    return _union_of_up(x[up], y[up], tolerance)
+
+
+def triangles_union(triangles: np.ndarray, tolerance: float = OUTLINE_TOLERANCE
+                    ) -> BaseGeometry:
+    """The union of plan triangles (m, 3, 2) of either winding, as `plan_outline` finds it
+    (snapped and simplified to `tolerance`): a Polygon or MultiPolygon, empty for none."""
+    tri = _snapped(np.asarray(triangles).reshape(-1, 3, 2), tolerance)
+    x, y = tri[:, :, 0].copy(), tri[:, :, 1].copy()
+    area2, least = _twice_areas(x, y)
+    down = area2 < -least
+    x[down], y[down] = x[down][:, ::-1], y[down][:, ::-1]  # all counter-clockwise
+    kept = down | (area2 > least)
+    return _union_of_up(x[kept], y[kept], tolerance)
+
+
+def _union_of_up(x: np.ndarray, y: np.ndarray, tolerance: float) -> BaseGeometry:
+    """The union of counter-clockwise plan triangles x (m, 3), y (m, 3) (steps 2 to 4 of the
+    module docstring)."""
     if not len(x):
         return shapely.Polygon()
     starts, ends, mult = _net_edges(x, y)
