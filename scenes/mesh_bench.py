@@ -1,6 +1,8 @@
 """The big-mesh figure of `battlesight bench`: building the world of a table holding one
 1M-face mesh building, from its STL file, beside the raw embreex BVH build of the same
-triangles (the least any world build of them can cost).
+triangles (embreex's `TriangleMesh`, which copies every vertex and index through Python item
+access, then the commit) and beside the ray engine's own build of them alone (Embree reading
+the arrays in place, `geometry.embree_shared`: the least any world build of them can cost).
 
 The building is an L of four storeys (walls, storey slabs, a roof), its faces subdivided until
 it has the faces asked for, written as a binary STL in millimetres as CAD tools export it
@@ -73,11 +75,14 @@ def big_mesh_figures(faces: int = 1_000_000, repeat: int = 3) -> dict:
         vertices = np.ascontiguousarray(solid.vertices, dtype=np.float32)
         tris = np.ascontiguousarray(solid.faces, dtype=np.int32)
         raw_s = best_of(lambda: _raw_bvh(vertices, tris), repeat)
+        bvh_s = best_of(lambda: ray.RayScene([solid]), repeat)
         return {
             "faces": len(mesh.faces),
             "world_build_s": round(world_s, 3),
             "raw_bvh_s": round(raw_s, 3),
             "world_vs_raw": round(world_s / raw_s, 2),
+            "bvh_in_place_s": round(bvh_s, 3),
+            "world_vs_bvh": round(world_s / bvh_s, 2),
             "outline_points": len(world.terrain["building"].geometry.footprint),
             "storeys": len(world.terrain["building"].floors),
             "stands_at": round(float(world.models["a"].position[2]), 3),
