@@ -30,11 +30,12 @@ import struct
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import trimesh
 
 from .floors import find_floors
+from .mesh import as_trimesh
 from .outline import largest_ring, plan_outline
 from .primitives import (
     ArrayLike,
@@ -47,6 +48,9 @@ from .primitives import (
 )
 from .stl import binary_stl
 from .types import TerrainGeometry
+
+if TYPE_CHECKING:
+    import trimesh
 
 __all__ = ["UNITS", "MeshFileError", "export_glb", "inches_per_unit", "load_mesh_file",
            "mesh_extents", "mesh_footprint", "mesh_terrain", "reading", "split_parts"]
@@ -130,6 +134,8 @@ def _read_mesh(path: str, suffix: str, y_up: bool) -> tuple[trimesh.Trimesh, np.
 
 def _trimesh_parts(path: str, suffix: str, y_up: bool) -> list[tuple[str, trimesh.Trimesh]]:
     """(node name, z-up mesh) of each geometry node of a file trimesh reads."""
+    import trimesh  # with scipy, 0.45 s: only where a scene has a mesh file
+
     try:
         # an OBJ's `o` objects (or `g` groups, as some exporters write) are its parts: without
         # splitting trimesh merges them into one mesh named after the first object (a figure
@@ -256,9 +262,12 @@ def glb_bytes(
     items = list(parts.items()) if isinstance(parts, dict) else list(parts)
     if not items:  # an empty table: a valid glTF with one empty scene (trimesh refuses it)
         return _empty_glb()
+    import trimesh
+
     scene = trimesh.Scene()
     for name, mesh in items:
-        scene.add_geometry(transform(mesh, Z_UP_TO_Y_UP), node_name=name, geom_name=name)
+        scene.add_geometry(as_trimesh(transform(mesh, Z_UP_TO_Y_UP)), node_name=name,
+                           geom_name=name)
     return scene.export(file_type="glb")
 
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-import trimesh
 
+from .mesh import Mesh
 from .plan import rotation_2d
+from .primitives import make_mesh, transform
 from .ray import RayScene
 from .types import ModelVolume, TerrainGeometry
 
@@ -46,7 +47,8 @@ def volume_scene(volume: ModelVolume, parts: frozenset[str] | None) -> RayScene:
             cache[parts] = RayScene([volume.mesh])
         else:
             faces = volume.faces_of(set(parts))
-            cache[parts] = RayScene([volume.mesh.submesh([faces], append=True)]
+            # the parts' faces over all the volume's vertices (Embree ignores unused ones)
+            cache[parts] = RayScene([make_mesh(volume.mesh.vertices, volume.mesh.faces[faces])]
                                     if len(faces) else [])
     return cache[parts]
 
@@ -97,9 +99,9 @@ class PlacedModel:
         return matrix
 
     @cached_property
-    def mesh(self) -> trimesh.Trimesh:
+    def mesh(self) -> Mesh:
         """The volume in world coordinates."""
-        return self.volume.mesh.copy().apply_transform(self.transform)
+        return transform(self.volume.mesh, self.transform)
 
     @cached_property
     def eye(self) -> np.ndarray:

@@ -119,18 +119,18 @@ def union_outline(polygons: Sequence[PolygonLike]) -> BaseGeometry:
 
 
 def convex_hull(points) -> np.ndarray:
-    """(k, 2) counter-clockwise convex hull of points (n, 2) (scipy's qhull). Fewer than three
-    distinct points come back as they are; collinear points as the two ends of their line."""
-    from scipy.spatial import ConvexHull, QhullError  # ~0.3 s to import: only when needed
-
+    """(k, 2) counter-clockwise convex hull of points (n, 2) (GEOS, as `hull_shape`: the hulls
+    asked for are of a unit's base outlines, a few hundred points, where scipy's qhull would
+    cost 0.3 s to import). Fewer than three distinct points come back as they are; collinear
+    points as the two ends of their line."""
     p = np.unique(np.asarray(points, dtype=np.float64).reshape(-1, 2)[:, :2], axis=0)
     if len(p) < 3:
         return p
-    try:
-        return p[ConvexHull(p).vertices]
-    except QhullError:
-        along = (p - p[0]) @ (p[-1] - p[0])
-        return p[[int(np.argmin(along)), int(np.argmax(along))]]
+    hull = hull_shape(p)
+    if hull.geom_type != "Polygon":  # a line: its two ends
+        return np.asarray(hull.coords)[[0, -1]]
+    ring = np.asarray(shapely.orient_polygons(hull).exterior.coords)[:-1]
+    return ring
 
 
 class FootprintIndex:

@@ -15,8 +15,8 @@ from functools import lru_cache
 
 import mapbox_earcut
 import numpy as np
-import trimesh
 
+from .mesh import Mesh, as_trimesh
 from .plan import (  # noqa: F401 - 2D helpers re-exported for the builders
     ArrayLike,
     clean_ring,
@@ -155,13 +155,9 @@ def triangulate(outer: ArrayLike, holes: Iterable[ArrayLike] = ()) -> tuple[np.n
 # ---- meshes ----------------------------------------------------------------------------------
 
 
-def make_mesh(vertices: np.ndarray, faces: np.ndarray) -> trimesh.Trimesh:
-    """A Trimesh of vertices (n, 3) and faces (m, 3) exactly as given (no merging, no repair)."""
-    return trimesh.Trimesh(
-        vertices=np.asarray(vertices, dtype=np.float64),
-        faces=np.asarray(faces, dtype=np.int64),
-        process=False,
-    )
+def make_mesh(vertices: np.ndarray, faces: np.ndarray) -> Mesh:
+    """A Mesh of vertices (n, 3) and faces (m, 3) exactly as given (no merging, no repair)."""
+    return Mesh(vertices, faces)
 
 
 def _ring_sides(start: int, count: int, offset: int) -> np.ndarray:
@@ -174,7 +170,7 @@ def _ring_sides(start: int, count: int, offset: int) -> np.ndarray:
     )
 
 
-def extrude(points: np.ndarray, tris: np.ndarray, z0: float, z1: float) -> trimesh.Trimesh:
+def extrude(points: np.ndarray, tris: np.ndarray, z0: float, z1: float) -> Mesh:
     """Closed solid from a 2D triangulation: points (n, 2), CCW triangles (m, 3) that share full
     edges (no T-junctions), extruded from z0 to z1. The walls follow the triangulation's boundary
     edges (outer boundary and holes alike). Faces: bottom (m), top (m), sides (2 per boundary
@@ -197,13 +193,13 @@ def extrude(points: np.ndarray, tris: np.ndarray, z0: float, z1: float) -> trime
 
 def prism(
     outer: ArrayLike, z0: float, z1: float, holes: Iterable[ArrayLike] = ()
-) -> trimesh.Trimesh:
+) -> Mesh:
     """Closed prism of a 2D polygon (with optional holes) from z0 to z1 (z1 > z0)."""
     points, tris = triangulate(outer, holes)
     return extrude(points, tris, z0, z1)
 
 
-def loft(rings: Sequence[ArrayLike], zs: Sequence[float]) -> trimesh.Trimesh:
+def loft(rings: Sequence[ArrayLike], zs: Sequence[float]) -> Mesh:
     """Closed solid through stacked rings: rings[i] (k, 2), all counter-clockwise with the same k
     (matching vertices in order), placed at increasing heights zs[i].
 
@@ -233,7 +229,7 @@ def revolve(
     segments: int = 48,
     scale_xy: tuple[float, float] = (1.0, 1.0),
     center: ArrayLike = (0.0, 0.0),
-) -> trimesh.Trimesh:
+) -> Mesh:
     """Closed ring solid: the closed profile polygon (m, 2) of (r, z) points, all r > 0, swept a
     full turn about the z axis (a torus-like shell: no caps). scale_xy stretches it into an
     ellipse; center moves it in plan. 2*m*segments faces."""
@@ -257,7 +253,7 @@ def revolve(
     return make_mesh(verts, faces)
 
 
-def box(center: ArrayLike, size: ArrayLike, rotation: float = 0.0) -> trimesh.Trimesh:
+def box(center: ArrayLike, size: ArrayLike, rotation: float = 0.0) -> Mesh:
     """Closed box (12 faces) of size (sx, sy, sz) centred on center (3,), turned by rotation
     degrees CCW about the vertical axis through its centre."""
     sx, sy, sz = (float(v) for v in size)
@@ -270,24 +266,50 @@ def box(center: ArrayLike, size: ArrayLike, rotation: float = 0.0) -> trimesh.Tr
 
 def oval_cylinder(
     rx: float, ry: float, z0: float, z1: float, center: ArrayLike = (0.0, 0.0), segments: int = 32
-) -> trimesh.Trimesh:
+) -> Mesh:
     """Closed elliptic cylinder, semi-axes rx (x) and ry (y), from z0 to z1."""
     ring = ellipse(rx, ry, segments) + np.asarray(center, dtype=np.float64)[:2]
     return loft([ring, ring], [z0, z1])
 
 
-def frustum(bottom: ArrayLike, top: ArrayLike, z0: float, z1: float) -> trimesh.Trimesh:
+def frustum(bottom: ArrayLike, top: ArrayLike, z0: float, z1: float) -> Mesh:
     """Closed frustum between two matching counter-clockwise rings at z0 and z1."""
     return loft([bottom, top], [z0, z1])
 
 
+#: the regular icosahedron: the 12 cyclic permutations of (0, +-1, +-phi), and its 20 faces
+#: wound outward
+_PHI = (1.0 + 5.0**0.5) / 2.0
+_ICOSAHEDRON_VERTICES = np.array(
+    [[-1, _PHI, 0], [1, _PHI, 0], [-1, -_PHI, 0], [1, -_PHI, 0], [0, -1, _PHI], [0, 1, _PHI],
+     [0, -1, -_PHI], [0, 1, -_PHI], [_PHI, 0, -1], [_PHI, 0, 1], [-_PHI, 0, -1], [-_PHI, 0, 1]])
+_ICOSAHEDRON_FACES = np.array(
+    [[0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4],
+     [11, 10, 2], [10, 7, 6], [7, 1, 8], [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9],
+     [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1]])
+
+
 @lru_cache(maxsize=4)
 def _unit_sphere(subdivisions: int) -> tuple[np.ndarray, np.ndarray]:
-    s = trimesh.creation.icosphere(subdivisions=subdivisions)
-    return np.asarray(s.vertices), np.asarray(s.faces)
+    """(vertices, faces) of the unit icosphere: the icosahedron with every face split in four
+    at its edge midpoints `subdivisions` times, the new vertices pushed out to the sphere."""
+    vertices = _ICOSAHEDRON_VERTICES / np.linalg.norm(_ICOSAHEDRON_VERTICES, axis=1)[:, None]
+    faces = _ICOSAHEDRON_FACES
+    for _ in range(subdivisions):
+        edges = np.sort(np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]]),
+                        axis=1)
+        unique, index = np.unique(edges, axis=0, return_inverse=True)
+        middle = vertices[unique].mean(axis=1)
+        mid = index.reshape(3, -1).T + len(vertices)  # ab, bc, ca of each face
+        a, b, c = faces.T
+        ab, bc, ca = mid.T
+        faces = np.concatenate([np.column_stack(f) for f in
+                                ((a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca))])
+        vertices = np.vstack([vertices, middle / np.linalg.norm(middle, axis=1)[:, None]])
+    return vertices, faces
 
 
-def sphere(center: ArrayLike, radius: float, subdivisions: int = 2) -> trimesh.Trimesh:
+def sphere(center: ArrayLike, radius: float, subdivisions: int = 2) -> Mesh:
     """Closed icosphere (20 * 4**subdivisions faces)."""
     v, f = _unit_sphere(int(subdivisions))
     return make_mesh(v * float(radius) + np.asarray(center, dtype=np.float64), f.copy())
@@ -296,7 +318,7 @@ def sphere(center: ArrayLike, radius: float, subdivisions: int = 2) -> trimesh.T
 # ---- transforms and assembly -----------------------------------------------------------------
 
 
-def transform(mesh: trimesh.Trimesh, matrix: np.ndarray) -> trimesh.Trimesh:
+def transform(mesh: Mesh, matrix: np.ndarray) -> Mesh:
     """New mesh with vertices moved by the 4x4 matrix; winding flipped when the matrix mirrors,
     so the result stays outward oriented."""
     m = np.asarray(matrix, dtype=np.float64)
@@ -319,13 +341,13 @@ def z_rotation(degrees: float, at: ArrayLike = (0.0, 0.0), z: float = 0.0) -> np
 
 
 def place(
-    mesh: trimesh.Trimesh, at: ArrayLike = (0.0, 0.0), rotation: float = 0.0, z: float = 0.0
-) -> trimesh.Trimesh:
+    mesh: Mesh, at: ArrayLike = (0.0, 0.0), rotation: float = 0.0, z: float = 0.0
+) -> Mesh:
     """Copy of a mesh built about the local origin, turned by rotation and moved to (at, z)."""
     return transform(mesh, z_rotation(rotation, at, z))
 
 
-def concatenate(meshes: Iterable[trimesh.Trimesh | None]) -> trimesh.Trimesh | None:
+def concatenate(meshes: Iterable[Mesh | None]) -> Mesh | None:
     """One mesh holding every shell (vertices kept apart, nothing merged); None when empty."""
     parts = [m for m in meshes if m is not None and len(m.faces)]
     if not parts:
@@ -339,8 +361,8 @@ def concatenate(meshes: Iterable[trimesh.Trimesh | None]) -> trimesh.Trimesh | N
 
 
 def concatenate_labeled(
-    parts: Sequence[tuple[str, trimesh.Trimesh]],
-) -> tuple[trimesh.Trimesh, np.ndarray, tuple[str, ...]]:
+    parts: Sequence[tuple[str, Mesh]],
+) -> tuple[Mesh, np.ndarray, tuple[str, ...]]:
     """Concatenate labelled shells. Returns (mesh, face_part (n_faces,) int index into names,
     names: the distinct labels in first-seen order)."""
     names: list[str] = []
@@ -355,11 +377,12 @@ def concatenate_labeled(
     return mesh, np.concatenate(labels), tuple(names)
 
 
-def mesh_problems(mesh: trimesh.Trimesh, min_area: float = 1e-12) -> list[str]:
+def mesh_problems(mesh: Mesh, min_area: float = 1e-12) -> list[str]:
     """What is wrong with a mesh that should be closed and outward oriented ([] when fine)."""
     problems = []
     if len(mesh.faces) == 0:
         return ["no faces"]
+    mesh = as_trimesh(mesh)
     if not mesh.is_watertight:
         problems.append("not watertight")
     if not mesh.is_winding_consistent:

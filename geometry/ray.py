@@ -13,10 +13,12 @@ has no wheel. `ENGINE` names the active back-end.
 
 from __future__ import annotations
 
-import numpy as np
-import trimesh
+from typing import TYPE_CHECKING
 
-from . import embree_shared
+import numpy as np
+
+if TYPE_CHECKING:
+    from .mesh import Mesh
 
 try:  # import probe, as trimesh does for its own ray module
     from embreex import mesh_construction as _embree_mesh
@@ -50,18 +52,9 @@ def _embree_device():
 class _EmbreeBackend:
     """Meshes in one Embree scene; geometry ids follow the order of the meshes."""
 
-    def __init__(self, meshes: list[trimesh.Trimesh]):
-        device = _embree_device()
-        self.scene = _embree_scene.EmbreeScene(device)
-        # Embree reads the arrays in place (embree_shared); embreex's copy where it cannot
-        in_place = embree_shared.available(self.scene, device)
-        self._buffers = []  # the arrays Embree reads: they live as long as the scene
+    def __init__(self, meshes: list[Mesh]):
+        self.scene = _embree_scene.EmbreeScene(_embree_device())
         for mesh in meshes:
-            shared = in_place and embree_shared.attach(self.scene, device, mesh.vertices,
-                                                       mesh.faces)
-            if shared:
-                self._buffers.append(shared)
-                continue
             _embree_mesh.TriangleMesh(
                 self.scene,
                 _as_f32(mesh.vertices),
@@ -88,10 +81,15 @@ class _EmbreeBackend:
 class _TrimeshBackend:  # pragma: no cover - fallback where embreex has no wheel
     """trimesh's numpy/rtree intersector over the concatenated meshes."""
 
-    def __init__(self, meshes: list[trimesh.Trimesh]):
+    def __init__(self, meshes: list[Mesh]):
+        import trimesh
+
+        from .mesh import as_trimesh
+
         counts = [len(m.faces) for m in meshes]
         self.face_owner = np.repeat(np.arange(len(meshes)), counts)
-        self.mesh = trimesh.util.concatenate(meshes) if meshes else None
+        self.mesh = trimesh.util.concatenate([as_trimesh(m) for m in meshes]) if meshes \
+            else None
         if self.mesh is not None:
             self.intersector = trimesh.ray.ray_triangle.RayMeshIntersector(self.mesh)
 
@@ -121,10 +119,11 @@ class _TrimeshBackend:  # pragma: no cover - fallback where embreex has no wheel
 class RayScene:
     """A static set of meshes for batched ray queries.
 
-    meshes: list of trimesh.Trimesh; a hit reports the index of its mesh in this list.
+    meshes: list of meshes (`Mesh` or trimesh.Trimesh); a hit reports the index of its mesh
+    in this list.
     """
 
-    def __init__(self, meshes: list[trimesh.Trimesh]):
+    def __init__(self, meshes: list[Mesh]):
         self.size = len(meshes)
         self.triangles = int(sum(len(m.faces) for m in meshes))
         backend = _EmbreeBackend if HAS_EMBREE else _TrimeshBackend

@@ -13,8 +13,8 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-import trimesh
 
+from .mesh import Mesh
 from .primitives import (
     ArrayLike,
     BuildInputError,
@@ -197,14 +197,14 @@ def _wall_elevation(
 
 def _wall_mesh(
     side: str, half: tuple[float, float], thickness: float, points: np.ndarray, tris: np.ndarray
-) -> trimesh.Trimesh:
+) -> Mesh:
     """The wall's elevation extruded through its thickness and stood on its side of the ruin."""
     (ox, oy), along, inward = _FRAMES[side]
     return _stand_wall((ox * half[0], oy * half[1]), along, inward, thickness, points, tris)
 
 
 def _stand_wall(origin: ArrayLike, along: ArrayLike, inward: ArrayLike, thickness: float,
-                points: np.ndarray, tris: np.ndarray) -> trimesh.Trimesh:
+                points: np.ndarray, tris: np.ndarray) -> Mesh:
     """A wall elevation (u along, z up) extruded `thickness` inward from its outer face, the
     face's u = 0 at `origin`: the plan frame (origin, along, inward) is unit and right-handed."""
     m = np.eye(4)

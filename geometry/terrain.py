@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import trimesh
 
+from .mesh import Mesh
 from .primitives import (
     MIN_SIDE,
     ArrayLike,
@@ -184,7 +184,7 @@ def _trunk_positions(polygon: np.ndarray, count: int, seed: int) -> np.ndarray:
     return np.asarray(chosen)
 
 
-def _trunks(centres: np.ndarray, height: float) -> trimesh.Trimesh | None:
+def _trunks(centres: np.ndarray, height: float) -> Mesh | None:
     """One cylinder per centre, as separate shells of one mesh (one cylinder built, moved)."""
     if len(centres) == 0:
         return None

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import trimesh
+
+from .mesh import Mesh
 
 MM_PER_INCH = 25.4
 
@@ -27,9 +28,9 @@ class TerrainGeometry:
     footprint: (k, 2) polygon of the piece on the table, counter-clockwise.
     """
 
-    solid: trimesh.Trimesh | None
-    area: trimesh.Trimesh | None = None
-    stand: trimesh.Trimesh | None = None
+    solid: Mesh | None
+    area: Mesh | None = None
+    stand: Mesh | None = None
     floors: tuple[float, ...] = ()
     footprint: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     _shape: tuple = field(default=(None, None), init=False, repr=False, compare=False)
@@ -63,7 +64,7 @@ class ModelVolume:
     eye:        (3,) eye point in the local frame.
     """
 
-    mesh: trimesh.Trimesh
+    mesh: Mesh
     face_part: np.ndarray
     part_names: tuple[str, ...]
     eye: np.ndarray

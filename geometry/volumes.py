@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import trimesh
 
+from .mesh import Mesh
 from .meshfile import load_mesh_file
 from .partnames import part_label
 from .primitives import (
@@ -90,7 +90,7 @@ def cylinder_volume(
     return ModelVolume(mesh, face_part, ("base", "body"), np.array([0.0, 0.0, eye_z]))
 
 
-def _beam(p0: Sequence[float], p1: Sequence[float], width: float, depth: float) -> trimesh.Trimesh:
+def _beam(p0: Sequence[float], p1: Sequence[float], width: float, depth: float) -> Mesh:
     """Horizontal box from plan point p0 to p1 (x, y, z centre height), width across, depth tall."""
     a, b = np.asarray(p0, dtype=np.float64), np.asarray(p1, dtype=np.float64)
     d = b[:2] - a[:2]
@@ -133,7 +133,7 @@ def humanoid_volume(
     u = float(height) - bt
     z = lambda f: bt + f * u  # noqa: E731 - height above the base top as a fraction of u
 
-    parts: list[tuple[str, trimesh.Trimesh]] = [
+    parts: list[tuple[str, Mesh]] = [
         ("base", oval_cylinder(rx, ry, 0.0, bt, (0, 0), segments))
     ]
     leg = (0.11 * u, 0.12 * u, 0.46 * u + 0.01)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import trimesh
 from battlesight.geometry import planar
+from battlesight.geometry.mesh import as_trimesh
 from battlesight.geometry.meshfile import export_glb, load_mesh_file, mesh_terrain
 from battlesight.geometry.primitives import (
     mesh_problems,
@@ -40,7 +41,8 @@ def assert_piece(geom: TerrainGeometry) -> None:
 
 def first_hit(mesh: trimesh.Trimesh, origin, direction) -> float | None:
     """Distance to the first hit of one ray, None on a miss."""
-    loc, idx, _ = mesh.ray.intersects_location([origin], [direction], multiple_hits=True)
+    loc, idx, _ = as_trimesh(mesh).ray.intersects_location([origin], [direction],
+                                                           multiple_hits=True)
     if len(idx) == 0:
         return None
     return float(np.min(np.linalg.norm(loc - np.asarray(origin, dtype=float), axis=1)))
@@ -157,7 +159,8 @@ def test_ruin_floors_walls_and_footprint():
     assert g.floors == (0.2, 3.0, 6.0)
     np.testing.assert_allclose(g.solid.bounds, [[18, 31, 0], [30, 37, 8]], atol=1e-9)
     # slabs at the given heights: dropping through the interior meets 6, then 3, then 0.2
-    loc, _, _ = g.stand.ray.intersects_location([[26, 33, 50]], [-UP], multiple_hits=True)
+    loc, _, _ = as_trimesh(g.stand).ray.intersects_location([[26, 33, 50]], [-UP],
+                                                            multiple_hits=True)
     tops = sorted({round(z, 6) for z in loc[:, 2]}, reverse=True)
     assert tops[0] == pytest.approx(6.0) and 3.0 in tops and 0.2 in tops
     assert drop_z(g.stand, 26, 33) == pytest.approx(6.0)
@@ -186,7 +189,7 @@ def test_window_lets_sight_through_and_pier_blocks():
     origins = np.array(
         [[0, -10, 1.6], [1.25, -10, 1.6], [2.5, -10, 1.6], [0, -10, 0.6], [0, -10, 2.6]]
     )
-    hits = m.ray.intersects_any(origins, np.tile([0.0, 1.0, 0.0], (len(origins), 1)))
+    hits = as_trimesh(m).ray.intersects_any(origins, np.tile([0.0, 1.0, 0.0], (len(origins), 1)))
     assert hits.tolist() == [False, True, False, True, True]  # window, pier, window, sill, lintel
 
 

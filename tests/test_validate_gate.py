@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-from battlesight.geometry import meshfile
 from battlesight.scenes import ASSETS_DIR, load_scene
 from battlesight.scenes.build import build_world
 from battlesight.viewer.cli import main
@@ -264,8 +263,10 @@ def test_mesh_is_parsed_once_for_validation_and_the_command(tmp_path, monkeypatc
     path, _ = scene(tmp_path, "wh40k6", "  - {id: block-1",
                     "  - {id: stone, type: mesh, file: stone.glb, at: [36, 10]}\n  - {id: block-1")
     calls = []
-    real = meshfile.trimesh.load
-    monkeypatch.setattr(meshfile.trimesh, "load", lambda *a, **k: calls.append(a) or real(*a, **k))
+    import trimesh  # meshfile imports it where it reads a file
+
+    real = trimesh.load
+    monkeypatch.setattr(trimesh, "load", lambda *a, **k: calls.append(a) or real(*a, **k))
     world = build_world(load_scene(path))
     assert len(calls) == 1 and "stone" in world.terrain
     (tmp_path / "stone.glb").write_bytes(STATUE.read_bytes() + b"")  # same bytes, new mtime

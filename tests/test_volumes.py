@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
+from battlesight.geometry.mesh import as_trimesh
 from battlesight.geometry.meshfile import export_glb
 from battlesight.geometry.primitives import mesh_problems
 from battlesight.geometry.types import ModelVolume
@@ -83,7 +84,7 @@ def test_humanoid_parts_and_eye():
     assert np.linalg.norm(vol.eye - centre) < radius
     assert vol.eye[1] > centre[1] + 0.5 * radius
     # a ray from the eye straight ahead leaves the volume within a few hundredths of an inch
-    loc, _, _ = vol.mesh.ray.intersects_location([vol.eye], [[0, 1, 0]])
+    loc, _, _ = as_trimesh(vol.mesh).ray.intersects_location([vol.eye], [[0, 1, 0]])
     assert len(loc) and np.min(np.linalg.norm(loc - vol.eye, axis=1)) < 0.05
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import trimesh
+from battlesight.geometry.mesh import as_trimesh
 from battlesight.geometry.meshfile import Z_UP_TO_Y_UP
 from battlesight.geometry.world import World
 from trimesh.visual import ColorVisuals, TextureVisuals
@@ -113,6 +114,7 @@ def world_scene(world: World, units: str = "m", scene=None) -> trimesh.Scene:
 
     def add(name: str, mesh: trimesh.Trimesh, mat: PBRMaterial, parent: str,
             parts: list[mesh_textures.Part] | None = None) -> None:
+        mesh = as_trimesh(mesh)  # the builders' meshes are arrays only: trimesh's visuals
         pieces = textured_parts(mesh, parts, mat)
         if pieces is None:
             out.add_geometry(dressed(mesh, mat, to_file), node_name=name, geom_name=name,

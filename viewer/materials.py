@@ -9,6 +9,7 @@ baked ambient occlusion in their vertex colours (`ambient.soup_occlusion`).
 from __future__ import annotations
 
 import numpy as np
+from battlesight.geometry.mesh import shells
 from panda3d.core import NodePath, TransparencyAttrib
 
 from . import ambient, geom, lighting, palette, textures
@@ -88,7 +89,7 @@ def canopy(trunks, top: float, seed: int = 0) -> NodePath | None:
 
     rng = np.random.default_rng(seed)
     blobs = []
-    for part in trunks.split(only_watertight=False):
+    for part in shells(trunks):
         low, high = part.bounds
         centre = 0.5 * (low + high)
         span = max(top - high[2], 0.6)

@@ -9,8 +9,8 @@ ruleset gives every model a cylinder (WARMACHINE/HORDES MK II).
 from __future__ import annotations
 
 import numpy as np
-import trimesh
-from battlesight.geometry.primitives import box, concatenate, oval_cylinder, sphere
+from battlesight.geometry.mesh import Mesh
+from battlesight.geometry.primitives import box, concatenate, make_mesh, oval_cylinder, sphere
 from battlesight.geometry.types import MM_PER_INCH
 from battlesight.geometry.volumes import BASE_THICKNESS, humanoid_volume
 
@@ -29,7 +29,7 @@ def cylinder_size(volume) -> tuple[float, float, float]:
     return float(np.abs(v[:, 0]).max()), float(np.abs(v[:, 1]).max()), float(v[:, 2].max())
 
 
-def warjack(rx: float, ry: float, height: float) -> trimesh.Trimesh:
+def warjack(rx: float, ry: float, height: float) -> Mesh:
     """A hulking steam-powered figure facing +y on a base of semi-axes (rx, ry), `height` tall:
     stocky legs, a broad armoured body, shoulder plates, a fist and a gun arm, a small head low
     at the front and two smoke stacks at the back. Local frame, base bottom at z = 0."""
@@ -52,24 +52,24 @@ def warjack(rx: float, ry: float, height: float) -> trimesh.Trimesh:
     return fit_inside(concatenate(parts), rx, ry)
 
 
-def fit_inside(mesh: trimesh.Trimesh, rx: float, ry: float) -> trimesh.Trimesh:
+def fit_inside(mesh: Mesh, rx: float, ry: float) -> Mesh:
     """The mesh narrowed about the z axis (plan only) until it lies inside the base ellipse
     of semi-axes (rx, ry), so a figure never reaches past its rules cylinder."""
     v = np.asarray(mesh.vertices, dtype=np.float64).copy()
     reach = float(np.sqrt(((v[:, 0] / rx) ** 2 + (v[:, 1] / ry) ** 2).max()))
     if reach > 1.0:
         v[:, :2] /= reach
-        mesh = trimesh.Trimesh(v, np.asarray(mesh.faces), process=False)
+        mesh = make_mesh(v, mesh.faces)
     return mesh
 
 
-def trooper(rx: float, ry: float, height: float) -> trimesh.Trimesh:
+def trooper(rx: float, ry: float, height: float) -> Mesh:
     """The humanoid proxy on the same base and height (`volumes.humanoid_volume`)."""
     base_mm = (2.0 * ry * MM_PER_INCH, 2.0 * rx * MM_PER_INCH)
     return fit_inside(humanoid_volume(base_mm, height).mesh, rx, ry)
 
 
-def display_figure(model, ruleset: str | None) -> trimesh.Trimesh | None:
+def display_figure(model, ruleset: str | None) -> Mesh | None:
     """The figure drawn for a placed model in its local frame, or None to draw its volume."""
     if ruleset not in PROXY_RULESETS or not is_cylinder(model.volume):
         return None

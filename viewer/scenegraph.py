@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from battlesight.geometry.primitives import transform
 from panda3d.core import NodePath, TransparencyAttrib
 
 from . import geom, lighting, materials, mesh_textures, palette, proxies
@@ -235,7 +236,7 @@ def _lit_model(model, colour: palette.Colour, ruleset: str | None, scene) -> Nod
     its volume; army colour with a darker base and a rim light."""
     figure = proxies.display_figure(model, ruleset)
     if figure is not None:
-        mesh = figure.copy().apply_transform(model.transform)
+        mesh = transform(figure, model.transform)
         return materials.model_nodes(f"model-{model.id}", mesh,
                                      materials.base_faces_of(mesh), colour)
     spec = next((m for m in getattr(scene, "models", ()) if m.id == model.id), None)

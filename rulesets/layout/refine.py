@@ -34,6 +34,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import trimesh
+from battlesight.geometry.mesh import as_trimesh
 from battlesight.geometry.ray import RayScene
 from battlesight.geometry.viewshed import (
     _CLEAR,
@@ -243,7 +244,7 @@ class _Sight:
             solid = entry.geometry.solid
             if solid is None:
                 continue
-            parts = solid.split(only_watertight=False)
+            parts = as_trimesh(solid).split(only_watertight=False)
             if entry.floors and not is_column(solid):  # a ruin: walls and floor slabs
                 hulls += [_grown_hull(p, spacing) for p in parts]
             elif not is_column(solid) or len(parts) > 1 or _width(solid) < 2.0 * spacing:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import trimesh
+from battlesight.geometry.primitives import box
 from battlesight.geometry.types import TerrainGeometry
 from battlesight.rulesets.core.dice import Roller
 from battlesight.scenes.model import TerrainPiece
@@ -62,13 +61,11 @@ def wreck(board: Board, vehicle: str) -> str:
     piece_id = f"wreck-{vehicle}"
     along, across = outline.radii
     height = max(0.5, outline.height * 0.8)
-    box = trimesh.creation.box([2 * across, 2 * along, height])
-    box.apply_transform(trimesh.transformations.rotation_matrix(
-        np.radians(outline.facing), [0, 0, 1]))
-    box.apply_translation([outline.center[0], outline.center[1], outline.z + height / 2])
+    solid = box((outline.center[0], outline.center[1], outline.z + height / 2),
+                (2 * across, 2 * along, height), rotation=outline.facing)
     data = {"feature": "vehicle wreck", "cover": 5, "difficult": True, "dangerous": True}
     board.remove(vehicle)
-    board.world.add_terrain(piece_id, "box", TerrainGeometry(box, footprint=outline.polygon()),
+    board.world.add_terrain(piece_id, "box", TerrainGeometry(solid, footprint=outline.polygon()),
                             data)
     board.scene.terrain.append(TerrainPiece(piece_id, "box", {
         "at": list(outline.center), "size": [2 * across, 2 * along, height],
