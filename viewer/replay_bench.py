@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from battlesight.scenes.timing import command_env
+
 from .render_bench import _cpu_children
 
 TARGET_S = 60.0  # issue 15: a two-turn replay of the bundled 40k game, 1280x720, 30 fps
@@ -24,7 +26,7 @@ _WROTE = re.compile(r"\((\d+) frames, ([0-9.]+) s at")
 
 def _battlesight(*args: str) -> subprocess.CompletedProcess:
     result = subprocess.run([sys.executable, "-m", "battlesight", *args], capture_output=True,
-                            text=True, timeout=900)
+                            text=True, timeout=900, env=command_env())
     if result.returncode != 0:
         raise RuntimeError(f"battlesight {args[0]} failed: {result.stderr.strip()[-300:]}")
     return result
