@@ -107,13 +107,14 @@ def attach(scene, device, vertices: np.ndarray, faces: np.ndarray
     lib = _library()
     scene_h, device_h = _handles(scene, device)
     n = len(vertices)
+    index = np.asarray(faces)
+    if scene.is_committed or (len(index) and not 0 <= int(index.min()) <= int(index.max()) < n):
+        return None  # built already (it would not see the mesh), or a face off the vertices
+    tris = np.ascontiguousarray(index, dtype=np.uint32)
     # one spare vertex: Embree reads each vertex with a 16-byte load, past the last one's 12
     verts = np.empty((n + 1, 3), dtype=np.float32)
     verts[:n] = vertices
     verts[n] = 0.0
-    tris = np.ascontiguousarray(faces, dtype=np.uint32)
-    if len(tris) and int(np.asarray(faces).max()) >= n:
-        return None  # a face past the vertices: Embree would read outside the buffer
     lib.rtcGetDeviceError(device_h)  # clears an error left by an earlier call
     geom = lib.rtcNewGeometry(device_h, _GEOMETRY_TRIANGLE)
     if not geom:

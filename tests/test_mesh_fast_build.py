@@ -87,9 +87,14 @@ def test_layout_check_refuses_a_scene_of_another_device():
     assert embree_shared.available(object(), device) is False
     if sys.platform.startswith("linux"):
         assert embree_shared.available(scene, device) is True
-        # a face past the vertices is refused before Embree could read outside the buffer
-        assert embree_shared.attach(scene, device, np.zeros((3, 3)), np.array([[0, 1, 3]])) \
-            is None
+        # a face off the vertices is refused before Embree could read outside the buffer
+        for face in ([0, 1, 3], [-1, 0, 1]):
+            assert embree_shared.attach(scene, device, np.eye(3), np.array([face])) is None
+        kept = embree_shared.attach(scene, device, np.eye(3), np.array([[0, 1, 2]]))
+        assert kept is not None  # the arrays Embree reads: held while the scene builds
+        scene.run(np.zeros((1, 3), np.float32), np.ones((1, 3), np.float32), query="OCCLUDED")
+        # once built, a scene would not see a mesh added: refused
+        assert embree_shared.attach(scene, device, np.eye(3), np.array([[0, 1, 2]])) is None
 
 
 def test_binary_stl_reads_as_trimesh_does(tmp_path):
