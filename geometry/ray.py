@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import embree_shared
+
 if TYPE_CHECKING:
     from .mesh import Mesh
 
@@ -53,8 +55,17 @@ class _EmbreeBackend:
     """Meshes in one Embree scene; geometry ids follow the order of the meshes."""
 
     def __init__(self, meshes: list[Mesh]):
-        self.scene = _embree_scene.EmbreeScene(_embree_device())
+        device = _embree_device()
+        self.scene = _embree_scene.EmbreeScene(device)
+        # Embree reads the arrays in place (embree_shared); embreex's copy where it cannot
+        in_place = embree_shared.available(self.scene, device)
+        self._buffers = []  # the arrays Embree reads: they live as long as the scene
         for mesh in meshes:
+            shared = in_place and embree_shared.attach(self.scene, device, mesh.vertices,
+                                                       mesh.faces)
+            if shared:
+                self._buffers.append(shared)
+                continue
             _embree_mesh.TriangleMesh(
                 self.scene,
                 _as_f32(mesh.vertices),
