@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import meshcache
 from .floors import find_floors
-from .mesh import as_trimesh
+from .mesh import Mesh, as_trimesh
 from .outline import largest_ring, plan_outline
 from .primitives import (
     ArrayLike,
@@ -204,12 +205,33 @@ def _cached(path: str | os.PathLike, y_up: bool | None
     stat = os.stat(real)
     key = (real, stat.st_mtime_ns, stat.st_size, bool(y_up))
     if key not in _cache:
-        _check_bytes(real, suffix, stat.st_size)
-        _cache[key] = _read_mesh(real, suffix, bool(y_up))
+        _cache[key] = _kept_reading(key) or _read_and_keep(key, suffix)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     _cache.move_to_end(key)
     return key, _cache[key]
+
+
+def _kept_reading(key: tuple) -> tuple[Mesh, np.ndarray, tuple[str, ...]] | None:
+    """The reading of an earlier command (`meshcache`), None when there is none."""
+    kept = meshcache.read("mesh", key)
+    if kept is None or not {"vertices", "faces", "face_part", "names"} <= kept.keys():
+        return None
+    return (make_mesh(kept["vertices"], kept["faces"]), kept["face_part"],
+            tuple(str(n) for n in kept["names"]))
+
+
+def _read_and_keep(key: tuple, suffix: str) -> tuple[Mesh, np.ndarray, tuple[str, ...]]:
+    """Read the file and keep what trimesh read for later commands (a binary STL is read with
+    numpy as fast as an entry would be: it is not kept)."""
+    real, _, size, y_up = key
+    _check_bytes(real, suffix, size)
+    mesh, face_part, names = _read_mesh(real, suffix, y_up)
+    if suffix != ".stl":
+        meshcache.write("mesh", key, {"vertices": np.asarray(mesh.vertices),
+                                      "faces": np.asarray(mesh.faces), "face_part": face_part,
+                                      "names": np.array(names, dtype=str)})
+    return mesh, face_part, names
 
 
 def clear_cache() -> None:
@@ -315,7 +337,17 @@ def _centring(key: tuple, scale: float) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _local_plan(key: tuple, scale: float) -> tuple[np.ndarray, tuple[float, ...]]:
     """The outline ring (k, 2) and storeys of a cached file placed at the origin (`_centring`),
-    once per file and scale."""
+    once per file and scale (and kept for later commands, `meshcache`)."""
+    kept = meshcache.read("plan", (key, scale))
+    if kept is not None and {"ring", "floors"} <= kept.keys():
+        return kept["ring"], tuple(float(z) for z in kept["floors"])
+    ring, floors = _work_out_plan(key, scale)
+    meshcache.write("plan", (key, scale), {"ring": ring, "floors": np.array(floors, float)})
+    return ring, floors
+
+
+def _work_out_plan(key: tuple, scale: float) -> tuple[np.ndarray, tuple[float, ...]]:
+    """`_local_plan` from the mesh itself."""
     mesh = _cached(key[0], key[3])[1][0]
     m = _centring(key, scale)  # a scale and a shift: applied per axis, no matrix product
     source = np.asarray(mesh.vertices)

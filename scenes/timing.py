@@ -44,10 +44,10 @@ def command_env() -> dict[str, str]:
 
 def _compile_package(env: dict[str, str]) -> None:
     """Compile every module of the package (its subpackages' folders, wherever installed)."""
-    import battlesight
-    from battlesight import geometry, rulesets, scenes, viewer
+    from importlib.util import find_spec
 
-    folders = sorted({os.path.dirname(m.__file__) for m in (battlesight, geometry, rulesets,
-                                                            scenes, viewer)})
+    names = ("battlesight", *(f"battlesight.{n}" for n in ("geometry", "rulesets", "scenes",
+                                                          "viewer")))
+    folders = sorted({os.path.dirname(find_spec(n).origin) for n in names})
     subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)

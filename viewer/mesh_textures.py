@@ -8,6 +8,8 @@ part i's faces are the i-th run of the world mesh's faces; a loader-added base c
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 #: a part of a mesh file: (its face count, corner texture coordinates (faces, 3, 2) or None,
@@ -18,7 +20,44 @@ Part = tuple[int, "np.ndarray | None", "np.ndarray | None"]
 def file_textures(path) -> list[Part] | None:
     """Per geometry node of a mesh file, in the order `geometry.meshfile` reads them: (faces,
     corner texture coordinates (faces, 3, 2) or None, RGB(A) image or None). None when the file
-    has no textures at all."""
+    has no textures at all. Kept for later commands (`geometry.meshcache`), as the mesh is."""
+    from battlesight.geometry import meshcache
+
+    try:
+        real = os.path.realpath(path)
+        stat = os.stat(real)
+    except OSError:
+        return None
+    key = (real, stat.st_mtime_ns, stat.st_size)
+    kept = meshcache.read("textures", key)
+    if kept is not None and "counts" in kept:
+        return _parts_of(kept)
+    parts = _read_textures(real)
+    meshcache.write("textures", key, _arrays_of(parts))
+    return parts
+
+
+def _arrays_of(parts: list[Part] | None) -> dict[str, np.ndarray]:
+    """The arrays an entry keeps of `file_textures` (no parts: an empty `counts`)."""
+    arrays = {"counts": np.array([c for c, _, _ in parts or ()], dtype=np.int64)}
+    for i, (_, uv, image) in enumerate(parts or ()):
+        if uv is not None:
+            arrays[f"uv{i}"] = uv
+        if image is not None:
+            arrays[f"image{i}"] = image
+    return arrays
+
+
+def _parts_of(kept: dict[str, np.ndarray]) -> list[Part] | None:
+    """`file_textures` from a kept entry (`_arrays_of`)."""
+    if not len(kept["counts"]):
+        return None
+    return [(int(c), kept.get(f"uv{i}"), kept.get(f"image{i}"))
+            for i, c in enumerate(kept["counts"])]
+
+
+def _read_textures(path: str) -> list[Part] | None:
+    """`file_textures` read from the file (trimesh)."""
     import trimesh
 
     try:
