@@ -28,13 +28,26 @@ def r2_points(start: int | np.ndarray, count: int) -> np.ndarray:
     return np.mod(0.5 + index[..., None] * _R2_STEP, 1.0)
 
 
-@lru_cache(maxsize=64)
-def _r2_float32(start: int, count: int) -> np.ndarray:
-    """`r2_points` as float32, kept (read-only) for the starts and counts asked again and
-    again (every first pass begins at 0)."""
-    points = r2_points(start, count).astype(np.float32)
+#: R2 points kept as float32 (read-only), sequence indices 0 .. _R2_KEPT - 1: every sequence
+#: the sampler casts stays inside (a query casts at most 40,000 window rays)
+_R2_KEPT = 1 << 16
+
+
+@lru_cache(maxsize=1)
+def _r2_table() -> np.ndarray:
+    """The first _R2_KEPT points of `r2_points` as float32, computed once per process."""
+    points = r2_points(0, _R2_KEPT).astype(np.float32)
     points.flags.writeable = False
     return points
+
+
+def _r2_at(index: np.ndarray) -> np.ndarray:
+    """(..., 2) float32 R2 points at sequence indices (...) (those `r2_points` numbers from
+    0): looked up where kept, else computed."""
+    if not index.size or int(index.max()) < _R2_KEPT:
+        return _r2_table()[index]
+    return np.mod(0.5 + (index.astype(np.float64) + 1.0)[..., None] * _R2_STEP,
+                  1.0).astype(np.float32)
 
 
 @dataclass
@@ -61,19 +74,38 @@ class ViewWindows:
     def directions(self, start: int | np.ndarray, count: int) -> np.ndarray:
         """(g, count, 3) unit directions (float32, as the ray engine takes them) for samples
         start .. start + count of the sequence (start: one for all windows, or (g,))."""
-        if isinstance(start, (int, np.integer)):
-            points = _r2_float32(int(start), count)
-        else:
-            points = r2_points(start, count).astype(np.float32)
-        points = np.broadcast_to(points, (len(self.eyes), count, 2))
-        lo, hi = self.lo.astype(np.float32), self.hi.astype(np.float32)
-        uv = lo[:, None, :] + points * (hi - lo)[:, None, :]
+        counts = np.full(len(self.eyes), count, dtype=np.int64)
+        return self.ragged_directions(start, counts).reshape(len(self.eyes), count, 3)
+
+    def ragged_directions(self, start: int | np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """(counts.sum(), 3) unit directions (float32): counts[i] samples of window i from
+        its start (one for all windows, or (g,)), window after window. Each ray is worked
+        out on its own (no padding to the longest row, the same direction in any batch)."""
+        counts = np.asarray(counts, dtype=np.int64)
+        total = int(counts.sum())
+        if not total:
+            return np.zeros((0, 3), dtype=np.float32)
+        # sequence index of every ray: its row's start, then on along the row
+        begin = np.broadcast_to(np.asarray(start, dtype=np.int64), counts.shape)
+        index = np.arange(total) - np.repeat(np.cumsum(counts) - counts - begin, counts)
+        points = _r2_at(index)
+
+        def per_ray(column: np.ndarray) -> np.ndarray:
+            return np.repeat(column.astype(np.float32), counts)
+
+        lo, span = self.lo.astype(np.float32), (self.hi - self.lo).astype(np.float32)
+        u = per_ray(lo[:, 0]) + points[:, 0] * per_ray(span[:, 0])
+        v = per_ray(lo[:, 1]) + points[:, 1] * per_ray(span[:, 1])
         frame = self.frame.astype(np.float32)
-        # forward + u * right + v * up, for every window and sample, as one matrix product
-        rays = np.concatenate([np.ones_like(uv[..., :1]), uv], axis=2) @ frame
-        rays /= np.sqrt(np.einsum("gnk,gnk->gn", rays, rays))[..., None]
+        # forward + u * right + v * up, component by component
+        rays = np.empty((total, 3), dtype=np.float32)
+        for k in range(3):
+            rays[:, k] = (per_ray(frame[:, 0, k]) + u * per_ray(frame[:, 1, k])
+                          + v * per_ray(frame[:, 2, k]))
+        rays /= np.sqrt(np.einsum("nk,nk->n", rays, rays))[:, None]
         if self.wide.any():
-            rays[self.wide] = _sphere(points[self.wide])
+            wide = np.repeat(self.wide, counts)
+            rays[wide] = _sphere(points[wide])
         return rays
 
 

@@ -128,7 +128,10 @@ def visibility_many(world: World, queries: list[SightQuery]) -> list[Visibility]
     """
     # by target, so that a chunk holds whole groups (one engine call per target and pass)
     # and the queries that share their samples meet in one chunk
-    order = sorted(range(len(queries)), key=lambda i: (queries[i].target, str(queries[i].parts)))
+    parts_key: dict[frozenset[str] | None, str] = {}  # str of a frozenset is slow: once each
+    order = sorted(range(len(queries)), key=lambda i: (
+        queries[i].target, parts_key.get(queries[i].parts)
+        or parts_key.setdefault(queries[i].parts, str(queries[i].parts))))
     results: list[Visibility] = [None] * len(queries)  # type: ignore[list-item]
     for lo in range(0, len(queries), _CHUNK_QUERIES):
         rows = order[lo : lo + _CHUNK_QUERIES]
@@ -307,11 +310,8 @@ def _samples_wanted(asked: np.ndarray, windows) -> np.ndarray:
 def _cast_window(scene, windows, rows, start, counts, cast, found_q, found_d, found_t):
     """Cast counts[i] rays of windows row i (its sequence from start, one for all rows or
     (g,)); keep the hits. Returns (g,) hits per row."""
-    width = int(counts.max())
-    dirs = windows.directions(start, width)
-    valid = np.arange(width)[None, :] < counts[:, None]
+    flat_dirs = windows.ragged_directions(start, counts)
     origins = np.repeat(windows.eyes, counts, axis=0)
-    flat_dirs = dirs[valid]
     dist, geom = scene.first_hit(origins, flat_dirs)
     hit = geom >= 0
     row_of = np.repeat(rows, counts)
@@ -335,12 +335,35 @@ class _Rays:
     points: np.ndarray
 
     def join(self, other: _Rays, rows: np.ndarray) -> _Rays:
-        """These rays and other's, whose query i is this set's query rows[i], by query."""
-        query_of = np.concatenate([self.query_of, rows[other.query_of]])
-        order = np.argsort(query_of, kind="stable")
-        return _Rays(query_of[order], np.concatenate([self.blocker, other.blocker])[order],
-                     self.owners, np.concatenate([self.area, other.area])[order], self.areas,
-                     np.concatenate([self.points, other.points])[order])
+        """These rays and other's, whose query i is this set's query rows[i], by query (each
+        query's own rays first): both sets are by query already, so every ray's place is
+        counted out, not sorted."""
+        n = int(self.query_of.max()) + 1 if len(self.query_of) else 0
+        n = max(n, int(rows.max()) + 1 if len(rows) else 0)
+        mine = np.bincount(self.query_of, minlength=n)
+        theirs = np.bincount(rows[other.query_of], minlength=n)
+        start = np.cumsum(mine + theirs) - mine - theirs  # each query's first place
+        place = np.empty(len(self.query_of) + len(other.query_of), dtype=np.int64)
+        at = len(self.query_of)
+        place[:at] = _rank(self.query_of, mine) + start[self.query_of]
+        other_q = rows[other.query_of]
+        place[at:] = _rank(other_q, theirs) + (start + mine)[other_q]
+
+        def merged(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            out = np.empty((len(place), *a.shape[1:]), dtype=np.result_type(a, b))
+            out[place[:at]] = a
+            out[place[at:]] = b
+            return out
+
+        return _Rays(merged(self.query_of, other_q), merged(self.blocker, other.blocker),
+                     self.owners, merged(self.area, other.area), self.areas,
+                     merged(self.points, other.points))
+
+
+def _rank(query_of: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """(m,) place of each ray among its query's rays, for rays grouped by query (query_of
+    non-decreasing, sizes (q,) rays per query)."""
+    return np.arange(len(query_of)) - (np.cumsum(sizes) - sizes)[query_of]
 
 
 def _settled(samples: _Samples, rays: _Rays) -> np.ndarray:
@@ -356,7 +379,7 @@ def _trace(world: World, queries: list[SightQuery], eyes: np.ndarray, samples: _
     """Test every sample segment against the world: first blocker and area crossed."""
     query_of, directions = samples.query_of, samples.directions
     origins = eyes[query_of]
-    leave = _leave_observers(world, queries, origins, directions, query_of)
+    leave = _leave_observers(world, queries, eyes, directions, query_of)
     starts = origins + directions * (leave + EPSILON)[:, None]
     lengths = samples.distance - leave - 2 * EPSILON
     blocker = np.full(len(query_of), -1, dtype=np.int64)
@@ -426,73 +449,76 @@ def _shares(query_of, owner_of, names, n_queries) -> list[dict[str, float]]:
     return out
 
 
-def _leave_observers(world, queries, origins, directions, query_of):
-    """(n,) distance along each ray at which it leaves its observer's volume (0 if outside)."""
-    leave = np.zeros(len(origins))
+def _leave_observers(world, queries, eyes, directions, query_of):
+    """(n,) distance along each ray (from its query's eye, eyes (q, 3)) at which it leaves its
+    observer's volume (0 if outside)."""
+    leave = np.zeros(len(query_of))
     observers = sorted({q.observer for q in queries if q.observer is not None})
     if not observers:
         return leave
     number = {name: k for k, name in enumerate(observers)}
+    models = [world.models[name] for name in observers]
+    observer_of = np.array([-1 if q.observer is None else number[q.observer] for q in queries],
+                           dtype=np.int64)
+    has_observer = observer_of >= 0
+    # a query looking from its observer's own eye: the observer's one inside test
+    own_eyes = np.array([m.eye for m in models]).reshape(-1, 3)
+    at_own = has_observer & (eyes == own_eyes[np.maximum(observer_of, 0)]).all(axis=1)
     inside = np.zeros(len(queries), dtype=bool)
-    observer_of = np.full(len(queries), -1, dtype=np.int64)
-    own_eye: dict[str, list[int]] = defaultdict(list)
-    for i, q in enumerate(queries):
-        if q.observer is None:
-            continue
-        observer_of[i] = number[q.observer]
-        model = world.models[q.observer]
-        if q.eye is None or np.array_equal(q.eye, model.eye):
-            inside[i] = model.eye_inside
-        else:
-            own_eye[q.observer].append(i)
-    for name, rows in own_eye.items():  # sight points given: one inside test per observer
-        inside[rows] = world.models[name].contains(np.array([queries[i].eye for i in rows]))
+    inside[at_own] = np.array([m.eye_inside for m in models])[observer_of[at_own]]
+    given = np.flatnonzero(has_observer & ~at_own)
+    for k in np.unique(observer_of[given]):  # sight points given: one inside test per observer
+        rows = given[observer_of[given] == k]
+        inside[rows] = models[k].contains(eyes[rows])
     ray_observer = np.where(inside[query_of], observer_of[query_of], -1)
     rays = np.flatnonzero(ray_observer >= 0)
     if not len(rays):
         return leave
-    # every ray in its observer's frame, then one engine call per volume (models of one
-    # shape share their volume's scene): a placed model turns about z only; the rays of a
-    # query share its sight point, moved once per query
-    models = [world.models[name] for name in observers]
-    turns = np.array([m.transform[:2, :2].ravel() for m in models])
-    first_ray = np.full(len(queries), -1, dtype=np.int64)
-    first_ray[query_of[::-1]] = np.arange(len(query_of))[::-1]
-    has = (first_ray >= 0) & (observer_of >= 0)
-    eyes = np.zeros((len(queries), 3))
-    k_of = np.where(has, observer_of, 0)
-    rel = origins[first_ray[has]] - np.array([m.position for m in models])[k_of[has]]
-    t = turns[k_of[has]]
-    eyes[has] = np.column_stack([rel[:, 0] * t[:, 0] + rel[:, 1] * t[:, 2],
-                                 rel[:, 0] * t[:, 1] + rel[:, 1] * t[:, 3], rel[:, 2]])
-    turn = turns[ray_observer[rays]]
-    d = directions[rays]
-    local_o = eyes[query_of[rays]]
-    local_d = np.column_stack([d[:, 0] * turn[:, 0] + d[:, 1] * turn[:, 2],
-                               d[:, 0] * turn[:, 1] + d[:, 1] * turn[:, 3], d[:, 2]])
-    scenes: dict[int, tuple[Any, list[int]]] = {}
+    # every ray in its observer's frame, then one engine call per volume and turn (models
+    # of one shape share their volume's scene; a placed model turns about z only): each
+    # query's sight point is moved once, each ray's direction turned by its group's matrix
+    groups: dict[tuple, tuple[Any, np.ndarray, list[int]]] = {}
     for k, m in enumerate(models):
         scene = volume_scene(m.volume, None)
-        scenes.setdefault(id(scene), (scene, []))[1].append(k)
-    for scene, ks in scenes.values():
-        sel = np.arange(len(rays)) if len(scenes) == 1 else \
-            np.flatnonzero(np.isin(ray_observer[rays], ks))
+        turn = np.ascontiguousarray(m.transform[:2, :2], dtype=np.float64)
+        groups.setdefault((id(scene), turn.tobytes()), (scene, turn, []))[2].append(k)
+    group_of = np.full(len(models), -1, dtype=np.int64)
+    for g, (_, _, ks) in enumerate(groups.values()):
+        group_of[ks] = g
+    positions = np.array([m.position for m in models], dtype=np.float64).reshape(-1, 3)
+    local_eyes = np.zeros((len(queries), 3))
+    ray_group = group_of[ray_observer[rays]]
+    every = len(rays) == len(query_of)
+    for g, (scene, turn, _) in enumerate(groups.values()):
+        mine = has_observer & (group_of[np.maximum(observer_of, 0)] == g)
+        local_eyes[mine] = _turned(eyes[mine] - positions[observer_of[mine]], turn)
+        sel = rays if len(groups) == 1 else rays[ray_group == g]
         if len(sel):
-            dist, geom = scene.first_hit(local_o[sel], local_d[sel])
-            leave[rays[sel]] = np.where(geom >= 0, dist, 0.0)
+            at = slice(None) if every and len(groups) == 1 else sel
+            dist, geom = scene.first_hit(local_eyes[query_of[at]],
+                                         _turned(directions[at], turn))
+            leave[at] = np.where(geom >= 0, dist, 0.0)
     return leave
+
+
+def _turned(points: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """(n, 3) points (or directions) turned by the transpose of a 2x2 matrix about z: a
+    placed model's frame."""
+    x, y = points[:, 0], points[:, 1]
+    return np.column_stack([x * turn[0, 0] + y * turn[1, 0], x * turn[0, 1] + y * turn[1, 1],
+                            points[:, 2]])
 
 
 def _skip_table(world, queries) -> np.ndarray:
     """(q, k) model indices that may not block each query: observer, target, q.skip."""
     rows = []
-    known: dict[tuple, list[int]] = {}  # many queries skip the same models
+    index = {m: world.model_index(m) for m in world.models}
+    skips: dict[tuple, list[int]] = {}  # many queries skip the same models
     for q in queries:
-        key = (q.target, q.skip, q.observer)
-        if key not in known:
-            ids = [q.target, *q.skip] + ([q.observer] if q.observer else [])
-            known[key] = [world.model_index(m) for m in ids if m in world.models]
-        rows.append(known[key])
+        if q.skip not in skips:
+            skips[q.skip] = [index[m] for m in q.skip if m in index]
+        own = [index[m] for m in (q.target, q.observer) if m in index]
+        rows.append(own[:1] + skips[q.skip] + own[1:])
     width = max(len(r) for r in rows)
     table = np.full((len(rows), width), -1, dtype=np.int64)
     for i, r in enumerate(rows):

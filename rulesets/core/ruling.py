@@ -78,8 +78,8 @@ def _plain(value: Any) -> Any:
     """JSON-ready copy (numpy arrays and numbers become lists and floats)."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+    if isinstance(value, (list, tuple)):  # lists of ids are the common case: kept as they are
+        return [v if type(v) is str else _plain(v) for v in value]
     if hasattr(value, "tolist"):
         return value.tolist()
     return value

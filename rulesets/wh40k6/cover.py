@@ -76,16 +76,18 @@ def view_of(board: Board, vis: Visibility, memo: dict | None = None) -> FirerVie
     firer = vis.observer or ""
     own = {e.id for n in board.pieces_in(firer) for e in board.groups.members(n)} \
         if firer in board.models else set()
-    through = vis.through if A10.means("canopy") else footprint_crossings(board, vis)
+    through = vis.through if A10.means("canopy") else footprint_crossings(board, vis, memo)
     forests = {k: v for k, v in through.items()
                if k in board.world.terrain and is_forest(board.world.terrain[k]) and k not in own}
     obscured = min(1.0, vis.obscured_fraction + sum(forests.values()))
     return FirerView(firer, vis.visible, obscured, dict(vis.blockers), forests)
 
 
-def footprint_crossings(board: Board, vis: Visibility) -> dict[str, float]:
+def footprint_crossings(board: Board, vis: Visibility, memo: dict | None = None
+                        ) -> dict[str, float]:
     """Share of the target's samples seen along a line whose plan crosses each forest's
-    footprint, at any height (A10 'footprint', the digest's reading)."""
+    footprint, at any height (A10 'footprint', the digest's reading). memo keeps the table's
+    forests between the pairs of one call."""
     from battlesight.rulesets.core.lines import length_inside
 
     points = np.asarray(vis.points, float).reshape(-1, 3)
@@ -93,20 +95,43 @@ def footprint_crossings(board: Board, vis: Visibility) -> dict[str, float]:
     if not len(points) or not seen.any() or vis.eye is None:
         return {}
     ends = points[seen]
-    starts = np.repeat(np.asarray(vis.eye, float)[None], len(ends), axis=0)
-    # only the pieces meeting the hull of the eye and the box of the line ends (which holds
-    # every line): one query of the footprint index
+    eye = np.asarray(vis.eye, float)
+    # the forests whose box meets the box of every line (most pairs: none), then only the
+    # pieces meeting the hull of the eye and the box of the line ends: one query of the
+    # footprint index
     lo, hi = ends[:, :2].min(axis=0), ends[:, :2].max(axis=0)
+    x0, y0 = min(lo[0], eye[0]), min(lo[1], eye[1])
+    x1, y1 = max(hi[0], eye[0]), max(hi[1], eye[1])
+    forests = [(entry, foot) for entry, foot, (a, b, c, d) in _forests(board, memo)
+               if a <= x1 and b <= y1 and c >= x0 and d >= y0]
+    if not forests:
+        return {}
     near = set(board.world.footprints.under(planar.hull_shape(
-        [starts[0, :2], lo, hi, (lo[0], hi[1]), (hi[0], lo[1])])))
+        [eye[:2], lo, hi, (lo[0], hi[1]), (hi[0], lo[1])])))
+    starts = np.repeat(eye[None], len(ends), axis=0)
     out = {}
-    for entry in board.world.terrain.values():
-        foot = np.asarray(entry.geometry.footprint, float)
-        if entry.id in near and is_forest(entry) and len(foot) >= 3:
+    for entry, foot in forests:
+        if entry.id in near:
             share = float((length_inside(starts, ends, foot) > 1e-6).sum()) / len(points)
             if share > 0:
                 out[entry.id] = share
     return out
+
+
+def _forests(board: Board, memo: dict | None) -> list[tuple]:
+    """(entry, footprint (k, 2), its plan box (x0, y0, x1, y1)) of each forest piece with a
+    footprint, in the table's order (kept in memo while the table's pieces stay)."""
+    def make() -> list[tuple]:
+        out = []
+        for entry in board.world.terrain.values():
+            foot = np.asarray(entry.geometry.footprint, float)
+            if is_forest(entry) and len(foot) >= 3:
+                box = (*foot.min(axis=0).tolist(), *foot.max(axis=0).tolist())
+                out.append((entry, foot, box))
+        return out
+
+    terrain = board.world.terrain
+    return memo_get(memo, ("forests", id(terrain), len(terrain)), make)
 
 
 def occluder_value(board: Board, owner: str) -> tuple[int | None, str, str]:

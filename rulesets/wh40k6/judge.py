@@ -24,13 +24,15 @@ if TYPE_CHECKING:
 
 def cover_from_views(board: Board, firers: list[str], target: str, views: list[Visibility], *,
                      gone_to_ground: bool = False, stealth: bool = False,
-                     shrouded: bool = False, memo: dict | None = None) -> Cover:
+                     shrouded: bool = False, memo: dict | None = None,
+                     call: dict | None = None) -> Cover:
     """Cover of `target` against firers of one unit, from their rule views of it (§5, §5.9):
     the one cover function of the verdict (one firer) and of a shooting attack (the unit's
     firers, A2: a firer that cannot see the model counts too; a vehicle: the firers able to
     hurt it, by majority). Stealth and Shrouded of any model of the target's unit are the
     whole unit's (§5.2); `stealth` / `shrouded` grant them from outside (night fighting,
-    §8.12); memo shares the per-model work between the pairs of one call."""
+    §8.12); memo shares the per-model work between the pairs of one call, and call the
+    facts that hold for this call only (who in the target's unit has Stealth, Shrouded)."""
     from .cover import model_cover, unit_rule_holder, with_modifiers
     from .vehicles import facing_view, vehicle_cover
 
@@ -38,7 +40,12 @@ def cover_from_views(board: Board, firers: list[str], target: str, views: list[V
     if profile.is_vehicle:
         return vehicle_cover(board, target, [facing_view(board, target, v) for v in views])
     cover = model_cover(board, board.unit_of(firers[0]), target, views, memo)
-    holders = {r: unit_rule_holder(board, target, r) for r in ("stealth", "shrouded")}
+    key = ("holders", target)
+    holders = call.get(key) if call is not None else None
+    if holders is None:
+        holders = {r: unit_rule_holder(board, target, r) for r in ("stealth", "shrouded")}
+        if call is not None:
+            call[key] = holders
     out = with_modifiers(board, cover, gone_to_ground=gone_to_ground,
                          stealth=stealth or holders["stealth"] is not None,
                          shrouded=shrouded or holders["shrouded"] is not None)
@@ -60,9 +67,10 @@ def judge_views(board: Board, pairs: list[tuple[str, str]], samples: int
     queries = rule_queries(board, pairs, samples)
     plain, ruled = sight_batch(board.world, pairs, queries)
     out = []
-    memo = board.sight_memo
+    memo, call = board.sight_memo, {}
     for (f, t), query, geo, vis in zip(pairs, queries, plain, ruled, strict=True):
-        cover = cover_from_views(board, [f], t, [vis], memo=memo) if vis.visible else None
+        cover = cover_from_views(board, [f], t, [vis], memo=memo, call=call) \
+            if vis.visible else None
         if vis.visible:
             reason = f"{f} sees {vis.visible_fraction:.0%} of {t}'s body from its eye"
         else:

@@ -46,11 +46,12 @@ def run(args) -> int:
     if args.all:
         if args.target is not None:
             raise UsageError("--to goes with --from, not --all")
-        reports = los_reports(scene, world, all_pairs(scene, world), args.chosen,
-                              every=args.readings == "all")
+        pairs, every = all_pairs(scene, world), args.readings == "all"
         if args.json:  # one entry a line: the C encoder, 3-4x faster than indenting each
-            print("[\n" + ",\n".join(to_json(r, indent=None) for r in reports) + "\n]")
+            print("[\n" + ",\n".join(los_json(scene, world, pairs, args.chosen, every))
+                  + "\n]")
         else:
+            reports = los_reports(scene, world, pairs, args.chosen, every=every)
             print(format_matrix(scene, reports) + format_readings(reports, args.chosen))
         return 0
     require_model(scene, args.observer)
@@ -85,15 +86,28 @@ def los_reports(scene: Scene, world: World, pairs: list[tuple[str, str]],
     return in_two_processes(lambda part: _reports(field, part, readings, every), pairs)
 
 
+def los_json(scene: Scene, world: World, pairs: list[tuple[str, str]],
+             readings: Mapping[str, str] | None = None, every: bool = False) -> list[str]:
+    """The reports of `los_reports`, each as one line of JSON text, encoded in the process
+    that judged it (a second process sends its half as text: less to pickle, and both halves
+    encode at once)."""
+    field = Battlefield(scene, world)
+    return in_two_processes(
+        lambda part: [to_json(r, indent=None) for r in _reports(field, part, readings, every)],
+        pairs)
+
+
 def _reports(field: Battlefield, pairs: list[tuple[str, str]],
              readings: Mapping[str, str] | None, every: bool) -> list[dict]:
     """`los_reports` of these pairs, in one process."""
+    labels = {m.id: profile_label(field.scene, m) for m in field.scene.models}
     if not every:
-        return [report(field, v) for v in field.judge_many(list(pairs), readings=readings)]
+        return [report(field, v, labels)
+                for v in field.judge_many(list(pairs), readings=readings)]
     verdicts, others = field.judge_readings(list(pairs), readings=readings)
     out = []
     for verdict, changed in zip(verdicts, others, strict=True):
-        data = report(field, verdict)
+        data = report(field, verdict, labels)
         data["readings"] = [{**entry, "verdict": {"system": field.scene.ruleset,
                                                   **entry["verdict"].to_dict()}}
                             for entry in changed]
@@ -101,17 +115,20 @@ def _reports(field: Battlefield, pairs: list[tuple[str, str]],
     return out
 
 
-def report(field: Battlefield, verdict: Verdict) -> dict:
+def report(field: Battlefield, verdict: Verdict, labels: Mapping[str, str] | None = None
+           ) -> dict:
     """The plain sight summary, the base-edge distances (the system's measure, plan, 3D) and
-    the verdict."""
+    the verdict; labels: each model's profile label (`profile_label`), worked out once for
+    many reports."""
     data = verdict.visibility.to_dict()
     a, b, board = verdict.observer, verdict.target, field.board
     data["distance"] = round(field.ruleset.distance(board, a, b), 3)
     data["distance_plan"] = round(board.gap(a, b, "plan"), 3)
     data["distance_3d"] = round(board.gap(a, b, "3d"), 3)
     scene = field.scene
-    data["profiles"] = {"observer": profile_label(scene, scene.model(a)),
-                        "target": profile_label(scene, scene.model(b))}
+    if labels is None:
+        labels = {m: profile_label(scene, scene.model(m)) for m in (a, b)}
+    data["profiles"] = {"observer": labels[a], "target": labels[b]}
     data["verdict"] = {"system": field.scene.ruleset, **verdict.to_dict()}
     return data
 
