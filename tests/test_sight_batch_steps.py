@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from battlesight.geometry import sampling
 from battlesight.geometry.sampling import _r2_at, r2_points, view_windows
-from battlesight.geometry.visibility import SightQuery, _leave_observers, _Rays
+from battlesight.geometry.sight_trace import TracedRays, leave_observers
+from battlesight.geometry.visibility import SightQuery
 
 import battlesight
 from tests.helpers import minimal_with, write_scene
@@ -54,7 +55,7 @@ def test_join_places_rays_as_a_stable_sort_by_query():
 
     def rays(query_of, offset):
         n = len(query_of)
-        return _Rays(query_of, np.arange(n) + offset, ["a"], -np.arange(n) - offset, ["f"],
+        return TracedRays(query_of, np.arange(n) + offset, ["a"], -np.arange(n) - offset, ["f"],
                      rng.normal(size=(n, 3)))
 
     a, b = rays(first_q, 0), rays(second_q, 1000)
@@ -87,7 +88,7 @@ def test_rays_leave_each_observer_where_its_own_scene_says(tmp_path):
     directions = rng.normal(size=(len(query_of), 3))
     directions[:, 2] = np.abs(directions[:, 2]) * 0.3
     directions = (directions / np.linalg.norm(directions, axis=1)[:, None]).astype(np.float32)
-    leave = _leave_observers(world, queries, eyes, directions, query_of)
+    leave = leave_observers(world, queries, eyes, directions, query_of)
     assert (leave[:-2 * per_query] > 0).all()  # every eye inside its own volume
     assert (leave[-2 * per_query:] == 0).all()  # an eye above the model, and no observer
     for i, q in enumerate(queries[:-2]):
