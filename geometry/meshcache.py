@@ -3,7 +3,8 @@
 Reading a GLB, OBJ, STL or PLY goes through trimesh, whose import (with scipy's) costs about
 0.45 s, and a big file's outline and storeys take seconds more. Every command on a scene with a
 mesh file would pay that again; instead the arrays read (and the outline worked out) are kept as
-`.npz` files, keyed by the file's real path, size and modification time and by how it was read,
+`.npz` files, keyed by the file's real path, size and modification time (and those of the files
+it refers to, `geometry.meshdeps`: a texture, a .bin) and by how it was read,
 and a later command loads the arrays with numpy alone. A changed file has another key, so it is
 read again; an entry that cannot be read back is ignored (the file is read as if there were none).
 
@@ -69,9 +70,12 @@ def read(kind: str, key: tuple) -> dict[str, np.ndarray] | None:
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
-        os.utime(path)  # recently used: trimmed last
     except Exception:  # noqa: BLE001 - a torn or foreign entry: read the mesh file instead
         return None
+    try:
+        os.utime(path)  # recently used: trimmed last
+    except OSError:  # a read-only cache (another user's, a read-only mount) is still read
+        pass
     return arrays
 
 

@@ -38,6 +38,7 @@ import numpy as np
 from . import meshcache
 from .floors import find_floors
 from .mesh import Mesh, as_trimesh
+from .meshdeps import file_key
 from .outline import largest_ring, plan_outline
 from .primitives import (
     ArrayLike,
@@ -48,7 +49,7 @@ from .primitives import (
     transform,
     z_rotation,
 )
-from .stl import binary_stl
+from .stl import binary_stl, facet_count
 from .types import TerrainGeometry
 
 if TYPE_CHECKING:
@@ -181,8 +182,9 @@ def load_mesh_file(
     after the node (glTF node name; for a single-mesh file, the name trimesh gives it). Faces are
     kept exactly as stored: nothing is merged, repaired or re-oriented.
 
-    Files are parsed once: the result is cached by real path, modification time and size (the
-    scene check and the command that follows share it); each call gets its own copy.
+    Files are parsed once: the result is cached by real path, modification time and size, its
+    own and those of the files it refers to (`meshdeps`; the scene check and the command that
+    follows share it); each call gets its own copy.
 
     Returns (mesh, face_part (n_faces,) int index into part_names, part_names).
     Raises FileNotFoundError, ValueError for an unsupported suffix, or MeshFileError for a file
@@ -201,9 +203,8 @@ def _cached(path: str | os.PathLike, y_up: bool | None
         raise FileNotFoundError(f"mesh file not found: {os.fspath(path)!r}")
     if y_up is None:
         y_up = suffix in GLTF_SUFFIXES
-    real = os.path.realpath(path)
-    stat = os.stat(real)
-    key = (real, stat.st_mtime_ns, stat.st_size, bool(y_up))
+    real, mtime, size, deps = file_key(path)  # and the files it reads (a texture, a .bin)
+    key = (real, mtime, size, bool(y_up), deps)
     if key not in _cache:
         _cache[key] = _kept_reading(key) or _read_and_keep(key, suffix)
         while len(_cache) > _CACHE_SIZE:
@@ -223,11 +224,11 @@ def _kept_reading(key: tuple) -> tuple[Mesh, np.ndarray, tuple[str, ...]] | None
 
 def _read_and_keep(key: tuple, suffix: str) -> tuple[Mesh, np.ndarray, tuple[str, ...]]:
     """Read the file and keep what trimesh read for later commands (a binary STL is read with
-    numpy as fast as an entry would be: it is not kept)."""
-    real, _, size, y_up = key
+    numpy as fast as an entry would be: it is not kept; an ASCII STL is trimesh's: kept)."""
+    real, _, size, y_up, _ = key
     _check_bytes(real, suffix, size)
     mesh, face_part, names = _read_mesh(real, suffix, y_up)
-    if suffix != ".stl":
+    if suffix != ".stl" or facet_count(real) is None:
         meshcache.write("mesh", key, {"vertices": np.asarray(mesh.vertices),
                                       "faces": np.asarray(mesh.faces), "face_part": face_part,
                                       "names": np.array(names, dtype=str)})

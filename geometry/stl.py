@@ -14,16 +14,15 @@ import os
 
 import numpy as np
 
-__all__ = ["binary_stl"]
+__all__ = ["binary_stl", "facet_count"]
 
 _HEADER = 84
 _FACET = np.dtype([("normal", "<f4", (3,)), ("corners", "<f4", (3, 3)), ("attribute", "<u2")])
 
 
-def binary_stl(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray] | None:
-    """(vertices (3m, 3) float64, faces (m, 3) int64) of a binary STL of m facets, the corners
-    of facet i being vertices 3i, 3i+1, 3i+2; None when the file is not a whole binary STL
-    (an ASCII STL: its size is not 84 + 50 * the count its header gives)."""
+def facet_count(path: str | os.PathLike) -> int | None:
+    """The facet count of a whole binary STL (its size is 84 + 50 * the count its header
+    gives), None for any other file (an ASCII STL, which trimesh reads)."""
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         head = f.read(_HEADER)
@@ -31,6 +30,16 @@ def binary_stl(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     count = int.from_bytes(head[80:84], "little")
     if count < 1 or size != _HEADER + _FACET.itemsize * count:
+        return None
+    return count
+
+
+def binary_stl(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray] | None:
+    """(vertices (3m, 3) float64, faces (m, 3) int64) of a binary STL of m facets, the corners
+    of facet i being vertices 3i, 3i+1, 3i+2; None when the file is not a whole binary STL
+    (an ASCII STL: its size is not 84 + 50 * the count its header gives)."""
+    count = facet_count(path)
+    if count is None:
         return None
     facets = np.fromfile(path, dtype=_FACET, count=count, offset=_HEADER)
     vertices = facets["corners"].reshape(-1, 3).astype(np.float64)

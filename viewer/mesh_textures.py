@@ -8,8 +8,6 @@ part i's faces are the i-th run of the world mesh's faces; a loader-added base c
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 #: a part of a mesh file: (its face count, corner texture coordinates (faces, 3, 2) or None,
@@ -22,13 +20,13 @@ def file_textures(path) -> list[Part] | None:
     corner texture coordinates (faces, 3, 2) or None, RGB(A) image or None). None when the file
     has no textures at all. Kept for later commands (`geometry.meshcache`), as the mesh is."""
     from battlesight.geometry import meshcache
+    from battlesight.geometry.meshdeps import file_key
 
     try:
-        real = os.path.realpath(path)
-        stat = os.stat(real)
+        key = file_key(path)  # its .mtl and images too: a repainted texture is read again
     except OSError:
         return None
-    key = (real, stat.st_mtime_ns, stat.st_size)
+    real = key[0]
     kept = meshcache.read("textures", key)
     if kept is not None and "counts" in kept:
         return _parts_of(kept)
