@@ -42,10 +42,23 @@ def target_parts(board: Board, target: str) -> frozenset[str] | None:
 def skip_models(board: Board, firing_unit: str, target: str) -> tuple[str, ...]:
     """Models that may not block: the firing unit's and the target's unit-mates (A4 'block':
     the firing unit's only; A29 'non-vehicles-only': a third unit's vehicles too)."""
-    units = (firing_unit,) if A4.means("block") else (firing_unit, board.unit_of(target))
+    return tuple(m for m in _skipped_with(board, firing_unit, _unit(board, target))
+                 if m != target)
+
+
+def _unit(board: Board, model: str) -> str | None:
+    """The model's unit (None for a model the board does not hold)."""
+    return board.unit_of(model) if model in board.models else None
+
+
+def _skipped_with(board: Board, firing_unit: str, target_unit: str | None
+                  ) -> tuple[str, ...]:
+    """`skip_models` for any target of target_unit, the target itself among them (in the
+    world's order): the same for every target of that unit."""
+    units = (firing_unit,) if A4.means("block") else (firing_unit, target_unit)
     vehicles = A29.means("non-vehicles-only")
     return tuple(m for m in board.world.models
-                 if m != target and board.models.get(m) is not None
+                 if board.models.get(m) is not None
                  and (board.unit_of(m) in units
                       or (vehicles and board.ruleset.is_vehicle(board.profile(m)))))
 
@@ -62,11 +75,15 @@ def rule_queries(board: Board, pairs: list[tuple[str, str]], samples: int = DEFA
     The one place the verdict, charges and psychic targeting build their queries."""
     parts = {t: target_parts(board, t) for t in dict.fromkeys(t for _, t in pairs)}
     skips: dict[tuple[str, str], tuple[str, ...]] = {}
+    of_units: dict[tuple[str, str], tuple[str, ...]] = {}  # by firing and target unit
     queries = []
     for firer, target in pairs:
         key = (board.unit_of(firer), target)
         if key not in skips:
-            skips[key] = skip_models(board, key[0], target)
+            units = (key[0], _unit(board, target))
+            if units not in of_units:
+                of_units[units] = _skipped_with(board, *units)
+            skips[key] = tuple(m for m in of_units[units] if m != target)
         eye = origins.get(firer) if origins is not None else None
         queries.append(SightQuery(
             firer, target, eye=sight_origin(board, firer) if eye is None else eye,
