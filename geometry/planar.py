@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
+from shapely.geometry.polygon import orient
 
 PolygonLike = np.ndarray | Sequence[Sequence[float]] | BaseGeometry
 _EMPTY = shapely.Polygon()
@@ -129,8 +130,9 @@ def convex_hull(points) -> np.ndarray:
     hull = hull_shape(p)
     if hull.geom_type != "Polygon":  # a line: its two ends
         return np.asarray(hull.coords)[[0, -1]]
-    ring = np.asarray(shapely.orient_polygons(hull).exterior.coords)[:-1]
-    return ring
+    # shapely.geometry.polygon.orient, not shapely.orient_polygons: that one is shapely 2.1's,
+    # and the project asks for shapely>=2
+    return np.asarray(orient(hull, sign=1.0).exterior.coords)[:-1]
 
 
 class FootprintIndex:
