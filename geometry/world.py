@@ -435,14 +435,19 @@ def _first_hit_past(scene: RayScene, origins, directions, lengths, skipped):
     out_geom = np.full(n, -1, dtype=np.int64)
     offset = np.zeros(n)
     pending = np.arange(n)
-    for _ in range(_MAX_SKIP_ROUNDS):
+    for round_ in range(_MAX_SKIP_ROUNDS):
         if not len(pending):
             break
-        start = origins[pending] + directions[pending] * offset[pending, None]
-        remaining = lengths[pending] - offset[pending]
+        if round_ == 0:  # every ray from its origin: nothing to move or gather yet
+            start, remaining, dirs = origins, lengths, directions
+        else:
+            start = origins[pending] + directions[pending] * offset[pending, None]
+            remaining, dirs = lengths[pending] - offset[pending], directions[pending]
         live = remaining > 0
-        pending, start, remaining = pending[live], start[live], remaining[live]
-        dist, geom = scene.first_hit(start, directions[pending], remaining)
+        if not live.all():
+            pending, start, remaining, dirs = (pending[live], start[live], remaining[live],
+                                               dirs[live])
+        dist, geom = scene.first_hit(start, dirs, remaining)
         hit = geom >= 0
         skip = np.zeros(len(pending), dtype=bool)
         if skipped is not None and hit.any():
