@@ -97,3 +97,19 @@ def test_rays_leave_each_observer_where_its_own_scene_says(tmp_path):
         dist, geom = scene.first_hit(np.repeat(eyes[i][None], per_query, 0), directions[rays])
         assert (geom >= 0).all()
         assert np.allclose(leave[rays], dist, atol=1e-5)
+
+
+def test_a_forest_added_to_a_judged_board_gives_cover():
+    """The table's forests, kept between verdicts (`cover._forests`), are read again once a
+    piece is added: the second judgement sees the new wood."""
+    from tests.rules_helpers import Table
+
+    table = Table()
+    table.model("ork", "boyz", 2, (30, 24), "ork-boy")
+    table.model("shooter", "tac", 1, (10, 24), "tactical-marine")
+    board = table.board()
+    before = board.ruleset.judge(board, [("shooter", "ork")])[0]
+    assert before.visible and not before.in_cover
+    table.forest("wood", [[18, 20], [22, 20], [22, 28], [18, 28]], height=4)
+    after = board.ruleset.judge(board, [("shooter", "ork")])[0]
+    assert (after.cover.value, after.cover.kind, after.cover.source) == (5, "forest", "wood")

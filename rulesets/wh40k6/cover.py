@@ -120,18 +120,20 @@ def footprint_crossings(board: Board, vis: Visibility, memo: dict | None = None
 
 def _forests(board: Board, memo: dict | None) -> list[tuple]:
     """(entry, footprint (k, 2), its plan box (x0, y0, x1, y1)) of each forest piece with a
-    footprint, in the table's order (kept in memo while the table's pieces stay)."""
-    def make() -> list[tuple]:
-        out = []
-        for entry in board.world.terrain.values():
-            foot = np.asarray(entry.geometry.footprint, float)
-            if is_forest(entry) and len(foot) >= 3:
-                box = (*foot.min(axis=0).tolist(), *foot.max(axis=0).tolist())
-                out.append((entry, foot, box))
-        return out
-
-    terrain = board.world.terrain
-    return memo_get(memo, ("forests", id(terrain), len(terrain)), make)
+    footprint, in the table's order; kept in memo with the world's footprint index it was
+    read beside (a new index, after a piece is added, reads them again)."""
+    index = board.world.footprints
+    kept = memo.get(("forests",)) if memo is not None else None
+    if kept is not None and kept[0] is index:
+        return kept[1]
+    out = []
+    for entry in board.world.terrain.values():
+        foot = np.asarray(entry.geometry.footprint, float)
+        if is_forest(entry) and len(foot) >= 3:
+            out.append((entry, foot, (*foot.min(axis=0).tolist(), *foot.max(axis=0).tolist())))
+    if memo is not None:
+        memo[("forests",)] = (index, out)
+    return out
 
 
 def occluder_value(board: Board, owner: str) -> tuple[int | None, str, str]:
