@@ -220,7 +220,8 @@ class _Caster:
         self.solid = world.solid_scene
         self.test = test
         self.foot = np.asarray(foot, dtype=np.float64)
-        self.foot32 = self.foot.astype(np.float32)  # gathered per batch of segments
+        self.foot32 = self.foot.astype(np.float32)
+        self._raised: dict[float, np.ndarray] = {}  # float32 points h above every foot
         solids = [e.geometry.solid for e in world.terrain.values() if e.geometry.solid is not None]
         columns = [m for m in solids if is_column(m)]
         self.open = len(columns) < len(solids)  # some pieces have openings or overhangs
@@ -234,19 +235,28 @@ class _Caster:
                 self.inside[h] = inside_closed(self.area, self.foot + [0.0, 0.0, h])
         self.segments = 0
 
+    def _points(self, h: float) -> np.ndarray:
+        """(n, 3) float32 points h above every foot, made once per height (gathered per batch
+        of segments)."""
+        if h not in self._raised:
+            self._raised[h] = self.foot32 + np.array([0.0, 0.0, h], dtype=np.float32)
+        return self._raised[h]
+
     def _rays(self, src, hs, dst, ht):
-        origins = self.foot32[src]
-        origins[:, 2] += np.float32(hs)
-        delta = self.foot32[dst]
-        delta[:, 2] += np.float32(ht)
+        """Origins (k, 3) and directions (k, 3) float32 of the segments from hs above
+        foot[src] to ht above foot[dst], and their far distances (k,): the directions run to
+        the far end unnormalised (Embree takes any length), so every far distance is 1 but
+        for a segment of no length (0, its direction straight up)."""
+        origins = self._points(hs).take(src, axis=0)
+        delta = self._points(ht).take(dst, axis=0)
         delta -= origins
-        lengths = np.sqrt(np.einsum("ij,ij->i", delta, delta))
-        zero = lengths <= 1e-6
-        lengths[zero] = 1.0
-        delta /= lengths[:, None]
-        lengths[zero] = 0.0
+        far = np.ones(len(src), dtype=np.float32)
+        if hs == ht:  # only a cell to itself has no length (no two cells share a foot)
+            same = np.flatnonzero(src == dst)
+            far[same] = 0.0
+            delta[same] = (0.0, 0.0, 1.0)
         self.segments += len(src)
-        return origins, delta, lengths
+        return origins, delta, far
 
     def codes(self, src: np.ndarray, hs: float, dst: np.ndarray, ht: float,
               classify: bool = True) -> np.ndarray:
@@ -267,7 +277,7 @@ class _Caster:
         origins, delta, lengths = self._rays(src, hs, dst, ht)
         blocked = self.solid.occluded(origins, delta, lengths)
         final = _FINAL if classify and not self.open else _OPEN
-        code = np.where(blocked, final, _CLEAR).astype(np.int8)
+        code = blocked.view(np.int8) * np.int8(final)  # _CLEAR is 0
         if classify and self.columns is not None:
             idx = np.flatnonzero(blocked)
             column = self.columns.occluded(origins[idx], delta[idx], lengths[idx])
@@ -278,10 +288,11 @@ class _Caster:
             maybe = inside | self.area.occluded(origins[todo], delta[todo], lengths[todo])
             todo, inside = todo[maybe], inside[maybe]
             if len(todo):
-                direction = delta[todo].astype(np.float64)
+                direction = delta[todo].astype(np.float64) * lengths[todo, None]
+                span = np.linalg.norm(direction, axis=1)
+                direction /= np.where(span > 0, span, 1.0)[:, None]
                 crossed = crossing_lengths(
-                    self.area, origins[todo].astype(np.float64), direction,
-                    lengths[todo].astype(np.float64), inside,
+                    self.area, origins[todo].astype(np.float64), direction, span, inside,
                 ) * np.hypot(direction[:, 0], direction[:, 1])  # measured on the table
                 through = ~(inside | self.inside[ht][dst[todo]])  # neither end in a canopy
                 hidden = (crossed > self.test.canopy_limit) | (through & (crossed > _GRAZE))

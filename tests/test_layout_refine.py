@@ -1,6 +1,7 @@
 """The refined (adaptive) layout analysis against the exhaustive one (`analyze --exact`)."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -49,6 +50,47 @@ def test_saved_field_and_figures_match_exact_on_three_layouts(ruleset, seed, tmp
         assert a["difference"] == pytest.approx(b["difference"], abs=0.01)
 
 
+def _small_zones(path):
+    """The scene at path with two 12" x 4" deployment zones (a 0.5" field against --exact
+    at the cost of a test)."""
+    import yaml
+
+    data = yaml.safe_load(path.read_text())
+    w, h = data["table"]
+    x0, x1 = w / 2 - 6, w / 2 + 6
+    data["deployment"] = {1: [[x0, 0], [x1, 0], [x1, 4], [x0, 4]],
+                          2: [[x0, h - 4], [x1, h - 4], [x1, h], [x0, h]]}
+    path.write_text(yaml.safe_dump(data))
+
+
+@pytest.mark.parametrize("ruleset, seed", LAYOUTS)
+def test_saved_field_at_half_an_inch_matches_exact_on_three_layouts(ruleset, seed, tmp_path,
+                                                                   capsys):
+    # the default refinement of a 0.5" grid (its 1" lattice, windows checked) on every field
+    scene = tmp_path / "layout.yaml"
+    assert main(["generate", "--ruleset", ruleset, "--seed", str(seed), "--out",
+                 str(scene)]) == 0
+    _small_zones(scene)
+    capsys.readouterr()
+    runs = {}
+    for method in ("refined", "exact"):
+        out = tmp_path / f"{method}.npy"
+        extra = ["--exact"] if method == "exact" else []
+        assert main(["analyze", str(scene), "--grid", "0.5", "--json", "--save-field", str(out),
+                     *extra]) == 0
+        runs[method] = (np.load(out), json.loads(capsys.readouterr().out))
+    (field, fast), (reference, exact) = runs["refined"], runs["exact"]
+    assert fast["method"] == "refined" and fast["segments"] < 0.8 * exact["segments"]
+    diff = field_difference(field, reference)
+    assert diff["mean_abs"] <= 0.004 and diff["share_over"] <= 0.005, diff
+    for key in ("exposure", "visible_share", "visible_any"):
+        for p in exact[key]:
+            assert fast[key][p] == pytest.approx(exact[key][p], abs=0.01), key
+    assert fast["zone_to_zone_exposure"] == pytest.approx(exact["zone_to_zone_exposure"],
+                                                          abs=0.01)
+    assert [c["passed"] for c in fast["checks"]] == [c["passed"] for c in exact["checks"]]
+
+
 def test_every_field_of_the_api_matches_exact():
     scene = generate_layout("wh40k6", 3)
     world = terrain_world(scene)
@@ -62,6 +104,15 @@ def test_every_field_of_the_api_matches_exact():
     assert split.figures["segments"] == pytest.approx(exact.figures["segments"], rel=1e-4)
     for name, values in exact.fields.items():
         assert field_difference(split.fields[name], values)["mean_abs"] <= 1e-4
+    # a 0.5" grid, refined on its default lattice by default, in small zones
+    small = replace(scene, deployment={1: [[24, 0], [36, 0], [36, 4], [24, 4]],
+                                       2: [[36, 44], [48, 44], [48, 48], [36, 48]]})
+    fine = analyze_scene(small, 0.5, world=world)
+    reference = analyze_scene(small, 0.5, world=world, exact=True)
+    assert fine.figures["method"] == "refined"
+    for name, values in reference.fields.items():
+        diff = field_difference(fine.fields[name], values)
+        assert diff["mean_abs"] <= 0.004 and diff["share_over"] <= 0.005, (name, diff)
 
 
 def _grid_case(terrain, cell=1.0):
@@ -85,7 +136,8 @@ THIN = [  # pillars far thinner than the 2" lattice, and a ruin with windows
 
 
 def test_thin_pieces_and_windows_are_cast_not_interpolated():
-    world, grid, rows, groups, test = _grid_case(THIN)
+    # a 0.5" grid on its default 1" lattice: windows and piers wider than its step are checked
+    world, grid, rows, groups, test = _grid_case(THIN, 0.5)
     cols = np.concatenate(groups)
     exact = pair_sight(world, grid.foot, rows, cols, test)
     fast = refined_pair_sight(world, grid, rows, groups, test, stride=2, workers=1)

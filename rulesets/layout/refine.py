@@ -12,15 +12,19 @@ that each refine over one end of the pair:
    group takes these answers from that group's stage 2 (the pair the other way round).
 
 Each stage refines the same way: the lattice cells are cast; at each halving of the step a new
-cell takes the answer of the two or four cells around it when they all agree and are sure, and
-is cast otherwise; cells standing at another height (a box top beside the table), that cannot
-hold a model, or at the table's edge share nothing. An answer is unsure when a lower segment
-decided it, when a piece with openings or overhangs (a ruin, a mesh) blocked it, or when it
-passes within a lattice step of such a piece, of a piece thinner than two steps (a trunk) or of
-one made of several parts (see `_Sight`): there sight can flip between neighbouring cells
-(windows, thin shadows). So the answer differs from the exhaustive one only where a shadow
-edge slips between sure, agreeing neighbours; `tests/test_layout_refine.py` and
-`battlesight bench` compare the fields with `analyze --exact`.
+cell takes the answer of the two or four cells around it when they all agree and are sure (a
+missing corner of a square is bridged by the whole other diagonal), and is cast otherwise;
+cells standing at another height (a box top beside the table), that cannot hold a model, or at
+the table's edge share nothing. An answer is unsure when a lower segment decided it (the torso
+seen through a window). A block by a piece with openings (a ruin's windows, a mesh), and an
+answer that passes within a lattice step of a piece thinner than two steps (a trunk), of one
+made of several parts or of a mesh, is taken with a check: the new cell casts its own first
+segment (eye to eye), and is cast in full where that one disagrees (a window, a thin shadow
+between the neighbours). Where the lattice step is wider than a ruin's windows and piers, its
+walls and floors make every answer near them unsure instead (see `_Sight`). So the answer
+differs from the exhaustive one only where a shadow edge slips between sure, agreeing
+neighbours, or the torso alone is seen through an opening that no neighbour sees through;
+`tests/test_layout_refine.py` and `battlesight bench` compare the fields with `analyze --exact`.
 
 At a stride of 1 (grids of COARSE_INCHES or coarser) nothing is shared and every pair is cast
 (`forked.exhaustive_pair_sight`), and so is it by default where a sample of pairs shows too few
@@ -33,9 +37,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import trimesh
-from battlesight.geometry.mesh import as_trimesh
+from battlesight.geometry.primitives import make_mesh
 from battlesight.geometry.ray import RayScene
+from battlesight.geometry.ruins import PIER, WINDOW_WIDTH
 from battlesight.geometry.viewshed import (
     _CLEAR,
     _FINAL,
@@ -65,6 +69,9 @@ SAMPLE = 4096
 STEP_Z = 0.1
 #: Sources (stage 2) refined in one block, bounding the block's (sources, cells) array.
 BLOCK_CELLS = 1 << 23
+#: Narrowest window or pier of a ruin in inches (`geometry.ruins`: windows 1.5", piers 1"): a
+#: lattice step wider than this can hold one between two lattice cells.
+OPENING = min(WINDOW_WIDTH, PIER)
 
 
 
@@ -215,40 +222,61 @@ class _Box:
                     slot = np.where(inside, a * self.nx + b, 0)
                     good = inside & ok[slot] & (np.abs(zs[slot] - zs[slots]) <= STEP_Z)
                     parents.append(np.where(good, slot, -1))
-            out.append((slots, np.column_stack(parents)))
+            out.append((slots, _bridged(np.column_stack(parents))))
             s = h
         return out
 
 
+def _bridged(parents: np.ndarray) -> np.ndarray:
+    """Parents (k, 4) (corners lo-lo, lo-hi, hi-lo, hi-hi) with a missing corner replaced by
+    a corner of the other diagonal where that diagonal is whole: the cell lies on it, between
+    two known cells (a square's centre beside a wall or the table's edge)."""
+    parents = parents.copy()
+    for a, b, c, d in ((0, 3, 1, 2), (1, 2, 0, 3)):  # diagonal (a, b) whole, (c, d) not
+        whole = (parents[:, a] >= 0) & (parents[:, b] >= 0)
+        for m in (c, d):
+            fill = whole & (parents[:, m] < 0)
+            parents[fill, m] = parents[fill, a]
+    return parents
+
+
 _SEES, _SEEN = 1, 4  # code bits: source sees target, target sees source
 _UNSURE = 2 | 8  # either direction's answer may differ at a neighbouring cell
+_VERIFY = 16  # blocked by a piece with openings: a neighbour casts its first segment to check
+_NOT_SHARED = _UNSURE | -128  # unsure, or no answer yet (-1: the sign bit)
 
 
 class _Sight:
     """The `pair_sight` test of one pair of cells, with whether its answer can be shared.
 
-    An answer is unsure (never copied to a neighbour) when its segment was blocked by a piece
-    with openings or overhangs (a ruin's windows and floors, a mesh: sight flips within a cell
-    there) or decided by a lower segment, or when it crosses (or lies wholly in) the hull, grown
-    by one lattice step in plan, of a ruin's wall or floor, of such a piece, of a piece made of
-    several parts (the gaps between a forest's trunks) or of one thinner than two lattice steps
-    (whose shadow could fall between lattice cells): every segment that such a piece could
-    block between two lattice neighbours passes within a step of it.
+    An answer is unsure (never copied to a neighbour) when a lower segment decided it. It is
+    copied with a check (_VERIFY: the neighbour casts its own first segment, and is cast in
+    full where that disagrees) when its first segment was blocked by a piece with openings or
+    overhangs (a ruin's windows, a mesh: sight flips within a cell there), or when that segment
+    crosses (or lies wholly in) the hull, grown by one lattice step in plan, of a mesh, of a
+    piece made of several parts (the gaps between a forest's trunks) or of one thinner than two
+    lattice steps (whose shadow could fall between lattice cells): every segment that such a
+    piece could block between two lattice neighbours passes within a step of it. Where the
+    step is wider than a ruin's narrowest window or pier (OPENING), one fits between two
+    lattice cells: then the hulls of a ruin's walls and floors join them, and answers near any
+    such hull are unsure.
     """
 
     def __init__(self, world: World, foot: np.ndarray, test: SightTest, spacing: float):
         self.caster = _Caster(world, foot, test)
         self.test = test
+        self.wide = spacing > OPENING  # a window or pier fits between lattice cells
         hulls = []
         for entry in world.terrain.values():
             solid = entry.geometry.solid
             if solid is None:
                 continue
-            parts = as_trimesh(solid).split(only_watertight=False)
+            parts = _parts(solid)
             if entry.floors and not is_column(solid):  # a ruin: walls and floor slabs
-                hulls += [_grown_hull(p, spacing) for p in parts]
+                if self.wide:
+                    hulls += [_grown_hull(p, spacing) for p in parts]
             elif not is_column(solid) or len(parts) > 1 or _width(solid) < 2.0 * spacing:
-                hulls.append(_grown_hull(solid, spacing))
+                hulls.append(_grown_hull(solid.vertices, spacing))
         self.hulls = RayScene(hulls) if hulls else None
         hs0, ht0 = test.pairs[0]
         self.near = {h: inside_closed(self.hulls, self.caster.foot + [0.0, 0.0, h])
@@ -259,43 +287,95 @@ class _Sight:
         return self.caster.segments
 
     def codes(self, a: np.ndarray, b: np.ndarray, shared: bool = True) -> np.ndarray:
-        """(k,) int8 codes of the pairs (a[i], b[i]): _SEES, _SEEN and the unsure bits (set for
-        every pair when shared is False: answers no neighbour will read skip that test)."""
+        """(k,) int8 codes of the pairs (a[i], b[i]): _SEES, _SEEN, the unsure bits (set for
+        every pair when shared is False: answers no neighbour will read skip the hull test)
+        and _VERIFY (a neighbour taking the answer checks it with its first segment)."""
         hs0, ht0 = self.test.pairs[0]
-        ab, unsure_ab = self._one_way(a, b, hs0, ht0, shared)
-        ba, unsure_ba = (ab, unsure_ab) if hs0 == ht0 else self._one_way(b, a, hs0, ht0, shared)
+        there = self._first(a, b, hs0, ht0, shared)
+        back = there if hs0 == ht0 else self._first(b, a, hs0, ht0, shared)
+        ab, unsure_ab, check_ab = self._lower(a, b, *there)
+        ba, unsure_ba, check_ba = self._lower(b, a, *back)
         if self.test.symmetric:
             ab = ba = ab | ba
             unsure_ab = unsure_ba = unsure_ab | unsure_ba
-        return (ab * _SEES | unsure_ab * 2 | ba * _SEEN | unsure_ba * 8).astype(np.int8)
+        bits = [(ab, _SEES), (unsure_ab, 2), (ba, _SEEN), (unsure_ba, 8),
+                (check_ab | check_ba, _VERIFY)]
+        code = np.zeros(len(a), dtype=np.int8)
+        for flag, bit in bits:  # int8 throughout: the codes of millions of pairs
+            code |= flag.view(np.int8) * np.int8(bit)
+        return code
 
-    def _one_way(self, a, b, hs0, ht0, shared: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Whether a sees b (the test's segments in order, as `pair_sight` casts them) and
-        whether that answer is unsure."""
-        caster = self.caster
-        code = caster.codes(a, hs0, b, ht0)
-        seen = code == _CLEAR
-        opened = (code != _CLEAR) & (code != _FINAL)  # blocked, not by a column
-        unsure = opened.copy() if shared else np.ones(len(code), dtype=bool)
+    def first_clear(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(k,) bool: whether the test's first segment is clear either way between a[i] and
+        b[i] (one segment when its heights are equal)."""
+        hs0, ht0 = self.test.pairs[0]
+        clear = self.caster.clear(a, hs0, b, ht0)
+        if hs0 != ht0:
+            clear |= self.caster.clear(b, hs0, a, ht0)
+        return clear
+
+    def _first(self, a, b, hs0, ht0, shared: bool) -> tuple[np.ndarray, ...]:
+        """The test's first segments a -> b: clear; blocked by a piece with openings (not by
+        a column); unsure (every answer when not shared); near a risky piece's hull."""
+        code = self.caster.codes(a, hs0, b, ht0)
+        clear = code == _CLEAR
+        opened = (code != _CLEAR) & (code != _FINAL)
+        unsure = np.full(len(code), not shared)
+        near = np.zeros(len(code), dtype=bool)
         if shared and self.hulls is not None:
             idx = np.flatnonzero(~opened)
-            origins, delta, lengths = caster._rays(a[idx], hs0, b[idx], ht0)
-            unsure[idx[self.hulls.occluded(origins, delta, lengths)]] = True
-            unsure |= self.near[hs0][a] & self.near[ht0][b]  # wholly inside: no crossing seen
+            origins, delta, far = self.caster._rays(a[idx], hs0, b[idx], ht0)
+            near[idx[self.hulls.occluded(origins, delta, far)]] = True
+            near |= self.near[hs0][a] & self.near[ht0][b]  # wholly inside: no crossing seen
+            if self.wide:
+                unsure |= near
+        return clear, opened, unsure, near & ~unsure
+
+    def _lower(self, a, b, clear, opened, unsure, near) -> tuple[np.ndarray, ...]:
+        """Whether a sees b (the test's further segments after the first, as `pair_sight`
+        casts them), whether that answer is unsure (a lower segment decided it), and whether
+        it is to be checked (blocked by a piece with openings, or near a risky piece)."""
+        seen, unsure = clear.copy(), unsure.copy()
+        hs0, ht0 = self.test.pairs[0]
         for hs, ht in self.test.pairs[1:]:
             lower = hs <= hs0 and ht <= ht0  # columns still block a lower segment
             todo = np.flatnonzero(~seen & opened) if lower else np.flatnonzero(~seen)
-            seen[todo] = caster.clear(a[todo], hs, b[todo], ht)
-            unsure[todo] = True
-        return seen, unsure
+            found = self.caster.clear(a[todo], hs, b[todo], ht)
+            seen[todo] = found
+            unsure[todo[found]] = True
+        return seen, unsure, (opened & ~seen) | near
 
 
-def _grown_hull(mesh, by: float) -> trimesh.Trimesh:
-    """The convex hull of a mesh grown by `by` inches each way in plan: every sight line that
-    passes within a lattice step of the mesh crosses it."""
+def _parts(mesh) -> list[np.ndarray]:
+    """The vertices (k, 3) of each connected part of a mesh (faces meeting at a corner, corners
+    at the same point one corner): a ruin's walls and slabs, a forest's trunks."""
+    from scipy.sparse import coo_matrix  # ~0.2 s to import: only for a refined analysis
+    from scipy.sparse.csgraph import connected_components
+
+    faces = np.asarray(mesh.faces)
+    if not len(faces):
+        return []
+    _, corner = np.unique(np.round(np.asarray(mesh.vertices), 6), axis=0, return_inverse=True)
+    corner = corner.ravel()[faces]  # (m, 3) merged corner of every face corner
+    n = int(corner.max()) + 1
+    edges = coo_matrix((np.ones(2 * len(faces)), (corner[:, [0, 0]].ravel(),
+                                                   corner[:, [1, 2]].ravel())), shape=(n, n))
+    count, label = connected_components(edges, directed=False)
+    used = np.unique(faces)
+    owner = np.zeros(len(mesh.vertices), dtype=np.int64)
+    owner[faces.ravel()] = label[corner.ravel()]
+    return [mesh.vertices[used[owner[used] == k]] for k in range(count)]
+
+
+def _grown_hull(points: np.ndarray, by: float):
+    """The convex hull of points (k, 3) (a mesh's vertices) grown by `by` inches each way in
+    plan, as a mesh: every sight line that passes within a lattice step of them crosses it."""
+    from scipy.spatial import ConvexHull
+
     offsets = np.array([[dx, dy, 0.0] for dx in (-by, by) for dy in (-by, by)])
-    points = (mesh.vertices[None, :, :] + offsets[:, None, :]).reshape(-1, 3)
-    return trimesh.Trimesh(vertices=points).convex_hull
+    grown = (np.asarray(points)[None, :, :] + offsets[:, None, :]).reshape(-1, 3)
+    hull = ConvexHull(grown)
+    return make_mesh(hull.points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices))
 
 
 def _width(mesh) -> float:
@@ -345,13 +425,21 @@ def _refine(caster: _Sight, cells: np.ndarray, levels: list, images: np.ndarray,
         if parents.shape[1] == 0:
             todo = values[:, slots] < 0
         else:
-            pv = values[:, parents]  # (k, p, 4); a missing parent reads slot 0, masked below
             missing = (parents < 0).any(axis=1)
-            first = pv[:, :, 0]
-            agree = ((pv == first[:, :, None]).all(axis=2) & (first >= 0)
-                     & (first & _UNSURE == 0) & ~missing[None, :])
-            values[:, slots] = np.where(agree, first, -1)
+            first = values[:, parents[:, 0]]  # a missing parent reads the last slot: masked
+            agree = (first & _NOT_SHARED) == 0
+            agree[:, missing] = False
+            for j in range(1, parents.shape[1]):
+                agree &= values[:, parents[:, j]] == first
+            values[:, slots] = np.where(agree, first, np.int8(-1))
             todo = ~agree
+            img, at = np.nonzero(agree & ((first & _VERIFY) != 0))
+            if len(img):  # a window or a thin piece may flip it: the first segment checks
+                here, there = images[img], cells[slots[at]]
+                src, dst = (here, there) if targets_vary else (there, here)
+                found = caster.first_clear(src, dst)
+                flip = found != ((first[img, at] & (_SEES | _SEEN)) != 0)
+                todo[img[flip], at[flip]] = True
         img, at = np.nonzero(todo)
         if not len(img):
             continue
