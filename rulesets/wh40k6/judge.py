@@ -67,7 +67,8 @@ def judge_views(board: Board, pairs: list[tuple[str, str]], samples: int
     queries = rule_queries(board, pairs, samples)
     plain, ruled = sight_batch(board.world, pairs, queries)
     out = []
-    memo, call = board.sight_memo, {}
+    memo, call, groups = board.sight_memo, {}, board.groups
+    parts = {p: sorted(p) for p in {q.parts for q in queries} if p is not None}
     for (f, t), query, geo, vis in zip(pairs, queries, plain, ruled, strict=True):
         cover = cover_from_views(board, [f], t, [vis], memo=memo, call=call) \
             if vis.visible else None
@@ -76,12 +77,12 @@ def judge_views(board: Board, pairs: list[tuple[str, str]], samples: int
         else:
             main = max(vis.blockers, key=vis.blockers.get, default=None)
             reason = f"no part of {t}'s body is seen from {f}'s eye" + (
-                f" (hidden by {board.groups.piece_of(main)})" if main else "")
+                f" (hidden by {groups.piece_of(main)})" if main else "")
         out.append(Verdict(
             f, t, vis.visible, vis.visible_fraction if vis.visible else 0.0,
-            geo.visible_fraction, reason, RULE_LOS, cover, board.groups.shares(geo.blockers),
+            geo.visible_fraction, reason, RULE_LOS, cover, groups.shares(geo.blockers),
             cover_modifiers(cover), {
-                "target_parts": sorted(query.parts) if query.parts is not None else None,
+                "target_parts": list(parts[query.parts]) if query.parts is not None else None,
                 "ignored_models": [m for m in query.skip if m != f],
                 "obscured": round(vis.obscured_fraction, 4),
             }, visibility=geo))
