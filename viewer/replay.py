@@ -14,7 +14,7 @@ again, the log is drawn as the game played it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +25,7 @@ from .cameras import Orbit, fit_orbit, world_orbit
 from .overlays import draw_legend, panel, text_width
 from .render import OffscreenRenderer
 from .replay_timeline import Beat
+from .scenegraph import draw_terrain
 from .stage import add_text
 
 #: Camera angles of the action shots (degrees): the iso view's heading, a steeper pitch.
@@ -235,12 +236,15 @@ CAMERAS = ("action", "table", "top")
 def replay_frames(world, scene, beats: list[Beat], fps: float = 30.0,
                   width: int = 1280, height: int = 720, backend: str | None = None,
                   camera: str = "action", multisamples: int = 2,
-                  look: lighting.Look | None = None) -> Iterator[np.ndarray]:
+                  look: lighting.Look | None = None, pieces: Sequence = ()
+                  ) -> Iterator[np.ndarray]:
     """Every frame of the replay, in order: (height, width, 3) uint8. camera: "action"
     frames each beat's models, "table" keeps the iso overview, "top" looks straight down;
     multisamples: anti-aliasing of the lit look (2 by default: a video's frames pass by, and
     4 costs about a fifth more time per frame on a CPU renderer); look: the lit look by
-    default (`lighting.FLAT` for the flat one)."""
+    default (`lighting.FLAT` for the flat one); pieces: the terrain entries the game added
+    (`TerrainEntry`, a wreck; see `commands.replay.added_pieces`), drawn from the beat that
+    adds each (`Beat.added`), never put into the world."""
     if camera not in CAMERAS:
         raise ValueError(f"camera must be one of {', '.join(CAMERAS)}, got {camera!r}")
     stage = ReplayStage(world, scene, width, height, backend, multisamples, look)
@@ -252,6 +256,12 @@ def replay_frames(world, scene, beats: list[Beat], fps: float = 30.0,
                                image_aspect)
         poses = {m: Pose(p.at.copy(), p.facing) for m, p in stage.start.items()}
         gone: set[str] = set()
+        # a piece the game adds (a wreck) is drawn now, on the table as it was (its mat and
+        # occlusion), and shown from its beat on
+        draw_terrain(view.graph.root, pieces, view.graph, world, scene)
+        added = {entry.id: view.graph.terrain[entry.id] for entry in pieces}
+        for node in added.values():
+            node.hide()
         shown, first = overview, True
         for beat in beats:
             after = end_poses(poses, beat, world)
@@ -263,7 +273,9 @@ def replay_frames(world, scene, beats: list[Beat], fps: float = 30.0,
             for i in range(frames):
                 t = i / frames
                 glide = smooth((t - 0.05) / 0.7)
-                fade = 1.0 - smooth((t - 0.65) / 0.3)
+                # gone on the beat's last frame: its shadow map, the one the next frames
+                # keep, is drawn without the casualties
+                fade = 0.0 if i == frames - 1 else 1.0 - smooth((t - 0.65) / 0.3)
                 now = dict(poses)
                 for model_id, end in after.items():
                     a = poses[model_id]
@@ -275,11 +287,15 @@ def replay_frames(world, scene, beats: list[Beat], fps: float = 30.0,
                         continue
                     alpha = fade if model_id in beat.removed else 1.0
                     stage.place(model_id, pose, alpha)
+                for piece_id in beat.added:  # as the vehicle it replaces fades
+                    if piece_id in added and fade <= 0.5:
+                        added[piece_id].show()
                 draw_shots(stage, beat, now, t)
                 view.set_orbit(blend(shown, goal, t / 0.3))
                 # shadows follow what moves or fades, redrawn every SHADOW_EVERY frames and
                 # on a beat's last frame (a lag of a frame or two nobody sees)
-                changing = (after and 0.0 < glide < 1.0) or (beat.removed and 0.0 < fade < 1.0)
+                changing = (after and 0.0 < glide < 1.0) or (
+                    (beat.removed or beat.added) and 0.0 < fade < 1.0)
                 shadows = (changing and i % SHADOW_EVERY == 0) or i == frames - 1
                 yield stage.renderer.render() if first else stage.grab(shadows)
                 first = False

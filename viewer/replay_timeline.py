@@ -69,6 +69,8 @@ class Beat:
         default_factory=dict)
     removed: list[str] = field(default_factory=list)
     shots: list[Shot] = field(default_factory=list)
+    #: terrain pieces the game put on the table (a wreck): id -> its scene entry, with `type`
+    added: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def header(self) -> str:
@@ -282,6 +284,15 @@ def caption(event: dict[str, Any], slain: int, names: dict[str, str] | None = No
     return f"{unit}: {words}" if unit else words
 
 
+def event_pieces(event: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The terrain pieces an event put on the table (`{terrain, added}` changes): id -> the
+    piece's scene entry (its `type` and keys)."""
+    changes = event.get("changes")
+    return {c["terrain"]: dict(c["added"]) for c in changes if isinstance(c, dict)
+            and isinstance(c.get("terrain"), str) and isinstance(c.get("added"), dict)
+            and isinstance(c["added"].get("type"), str)} if isinstance(changes, list) else {}
+
+
 def timeline(log: dict[str, Any], units: dict[str, str],
              names: dict[str, str] | None = None) -> list[Beat]:
     """The beats of a log: one per event that moves, shoots, kills or decides something.
@@ -298,14 +309,14 @@ def timeline(log: dict[str, Any], units: dict[str, str],
         if kind in HEADER_KINDS:
             continue
         moves, removed = event_changes(event)
+        added = event_pieces(event)
         data = event.get("data", {})
         shots = shots_of(event, members, alive)
         slain = [m for m in removed if m in alive]
         alive -= set(removed)
-        if not (moves or removed or shots) and kind not in ("game_start", "refused", "charge",
-                                                           "combat_result", "morale",
-                                                           "battleshock", "panic",
-                                                           "break_test", "command_check"):
+        if not (moves or removed or shots or added) and kind not in (
+                "game_start", "refused", "charge", "combat_result", "morale", "battleshock",
+                "panic", "break_test", "command_check"):
             continue
         seconds = SECONDS["shots"] if shots else SECONDS["move"] if moves else \
             SECONDS["start"] if kind == "game_start" else SECONDS["text"]
@@ -313,7 +324,7 @@ def timeline(log: dict[str, Any], units: dict[str, str],
             int(event.get("seq", len(beats) + 1)), int(event.get("game_turn", 1) or 1),
             event.get("player"), str(event.get("phase") or ""), kind, event.get("unit"),
             caption(event, len(slain), names) if isinstance(data, dict) else kind, seconds,
-            moves, removed, shots))
+            moves, removed, shots, added))
     return beats
 
 

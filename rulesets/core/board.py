@@ -17,8 +17,9 @@ from .measure import Outline, gap
 
 if TYPE_CHECKING:
     from battlesight.geometry.placed import TerrainEntry
+    from battlesight.geometry.types import TerrainGeometry
     from battlesight.geometry.world import World
-    from battlesight.scenes.model import ModelSpec, Scene
+    from battlesight.scenes.model import ModelSpec, Scene, TerrainPiece
 
     from .ruleset import Ruleset
 
@@ -253,6 +254,15 @@ class Board:
         self.scene.models = [m for m in self.scene.models if m.id != model_id]
         self._journal({"model": model_id, "removed": True})
 
+    def add_piece(self, piece: TerrainPiece, geometry: TerrainGeometry, data: dict[str, Any]
+                  ) -> None:
+        """A terrain piece the game puts on the table (a wreck): into the world (with its rules
+        `data`) and the scene (what is saved), journalled as `{terrain: ID, added: {type, ...
+        the scene entry}}` so that `battlesight replay` draws it where the game made it."""
+        self.world.add_terrain(piece.id, piece.type, geometry, data)
+        self.scene.terrain.append(piece)
+        self._journal({"terrain": piece.id, "added": {"type": piece.type, **piece.data}})
+
     def _journal(self, change: dict[str, Any]) -> None:
         if self._changes is not None:
             self._changes.append(change)
@@ -260,7 +270,8 @@ class Board:
     def take_changes(self) -> list[dict[str, Any]]:
         """Every change to the table since the last call, in order: a model placed
         `{model, at, z, facing}`, taken off `{model, off_table}` or a casualty
-        `{model, removed}` (the log's `changes`, which `battlesight replay` draws). The first
+        `{model, removed}`, a piece put on the table `{terrain, added}` (the log's `changes`,
+        which `battlesight replay` draws). The first
         call starts the journal: a board nobody logs (the viewer's, the API's) keeps none."""
         changes, self._changes = self._changes or [], []
         return changes

@@ -65,11 +65,11 @@ def wreck(board: Board, vehicle: str) -> str:
                 (2 * across, 2 * along, height), rotation=outline.facing)
     data = {"feature": "vehicle wreck", "cover": 5, "difficult": True, "dangerous": True}
     board.remove(vehicle)
-    board.world.add_terrain(piece_id, "box", TerrainGeometry(solid, footprint=outline.polygon()),
-                            data)
-    board.scene.terrain.append(TerrainPiece(piece_id, "box", {
-        "at": list(outline.center), "size": [2 * across, 2 * along, height],
-        "rotation": outline.facing, **data}))
+    board.add_piece(TerrainPiece(piece_id, "box", {
+        "at": [float(c) for c in outline.center],
+        "size": [float(2 * across), float(2 * along), float(height)],
+        "rotation": float(outline.facing), **data}),
+        TerrainGeometry(solid, footprint=outline.polygon()), data)
     return piece_id
 
 

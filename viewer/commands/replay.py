@@ -69,6 +69,7 @@ def run(args) -> int:
                          f"{args.scene} (was the game played on another scene?)")
     if not beats:
         raise UsageError(f"--log {args.log}: nothing happened on the table in this game")
+    pieces = added_pieces(scene, beats, args.log)
     total = frame_count(beats, args.fps)
     if total > MAX_REPLAY_FRAMES:
         raise UsageError(f"the replay would be {total:,} frames (at most "
@@ -79,7 +80,7 @@ def run(args) -> int:
 
     frames = progress(replay_frames(world, scene, beats, args.fps, width, height,
                                     camera=args.camera, multisamples=args.aa,
-                                    look=FLAT if args.flat else None), total)
+                                    look=FLAT if args.flat else None, pieces=pieces), total)
     if folder:
         write_frames_folder(out, frames)
     else:
@@ -96,6 +97,28 @@ def progress(frames, total: int):
 
     return tqdm(frames, total=total, unit="frame", file=sys.stderr, leave=False,
                 disable=not sys.stderr.isatty())
+
+
+def added_pieces(scene, beats, log: str) -> list:
+    """The terrain pieces the game added (a wreck: `Beat.added`) as world entries to draw,
+    built as the scene `play --out` saves would build them. A piece the builders refuse is a
+    UsageError naming it."""
+    from battlesight.geometry.placed import TerrainEntry
+    from battlesight.scenes.build import BUILD_ERRORS, rules_data, terrain_geometry
+    from battlesight.scenes.model import TerrainPiece
+
+    entries = []
+    for beat in beats:
+        for piece_id, entry in beat.added.items():
+            data = {k: v for k, v in entry.items() if k != "type"}
+            piece = TerrainPiece(piece_id, entry["type"], data, folder=scene.scene_dir)
+            try:
+                geometry = terrain_geometry(piece, scene.scene_dir)
+            except (*BUILD_ERRORS, KeyError, TypeError) as exc:
+                raise UsageError(f"--log {log}: terrain piece {piece_id!r} the game added: "
+                                 f"{exc}") from None
+            entries.append(TerrainEntry(piece_id, piece.type, geometry, rules_data(piece)))
+    return entries
 
 
 def check_frames_folder(out: Path) -> None:
