@@ -19,7 +19,6 @@ from urllib.parse import unquote
 
 __all__ = ["file_key", "references"]
 
-_MTLLIB = re.compile(rb"^[ \t]*mtllib[ \t]+([^\r\n]+)", re.MULTILINE)
 _MAP = re.compile(rb"^[ \t]*(?:map_\w+|bump|disp|decal|refl)[ \t]+([^\r\n]+)",
                   re.MULTILINE | re.IGNORECASE)
 _PLY_TEXTURE = re.compile(rb"^comment[ \t]+TextureFile[ \t]+([^\r\n]+)", re.MULTILINE)
@@ -64,12 +63,32 @@ def _beside(path: str, name: bytes | str) -> str:
 
 
 def _matches(path: str, pattern: re.Pattern) -> list[bytes]:
-    """Every first group of pattern in a file, searched in place (mmap, not read into memory)."""
+    """Every first group of pattern in a (small) file: a material library."""
+    with open(path, "rb") as f:
+        return [m.group(1) for m in pattern.finditer(f.read())]
+
+
+def _statements(path: str, keyword: bytes) -> list[bytes]:
+    """What follows `keyword` on each line of a file that starts with it (after blanks),
+    found in place with mmap's find (a 30 MB OBJ in milliseconds, where a regular expression
+    over every line takes a quarter of a second)."""
+    found = []
     with open(path, "rb") as f:
         if os.fstat(f.fileno()).st_size == 0:
             return []
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            return [m.group(1) for m in pattern.finditer(data)]
+            at = data.find(keyword)
+            while at != -1:
+                start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
+                end = len(data)
+                for stop in (data.find(b"\n", at), data.find(b"\r", at)):
+                    if stop != -1:
+                        end = min(end, stop)
+                rest = data[at + len(keyword):end]
+                if not data[start:at].strip() and rest[:1] in (b" ", b"\t"):
+                    found.append(rest.strip())
+                at = data.find(keyword, end)
+    return found
 
 
 def _header_matches(path: str, pattern: re.Pattern) -> list[bytes]:
@@ -83,7 +102,7 @@ def _obj_references(path: str) -> list[str]:
     """An OBJ's material libraries and the texture maps they name (the map's file name is the
     last word of its line, after any options)."""
     found = []
-    for line in _matches(path, _MTLLIB):
+    for line in _statements(path, b"mtllib"):
         library = _beside(path, line)
         found.append(library)
         if os.path.isfile(library):

@@ -102,6 +102,10 @@ def test_references_of_each_format(tmp_path):
                                         for name in ("paint.png", "relief.png", "rock.mtl")]
     assert [dep[0] for dep in meshdeps.file_key(obj)[3]] == [  # one not there is no key
         str(tmp_path / "paint.png"), str(tmp_path / "rock.mtl")]
+    (tmp_path / "lines.obj").write_bytes(
+        b"# mtllib commented.mtl\r\n  mtllib a.mtl\r\nusemtl mtllibx\r\nmtllib\tb.mtl")
+    assert meshdeps.references(str(tmp_path / "lines.obj")) == [
+        str(tmp_path / "a.mtl"), str(tmp_path / "b.mtl")]  # each on a line of its own
     assert meshdeps.references(_gltf(tmp_path, 2.0)) == [str(tmp_path / "tri.bin")]
     assert meshdeps.references(str(STATUE)) == []  # a GLB with everything inside
     (tmp_path / "broken.gltf").write_text("{not json")
