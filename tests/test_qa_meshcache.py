@@ -121,3 +121,41 @@ def test_read_only_cache_is_still_read(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "utime", refuse)
     np.testing.assert_array_equal(meshcache.read("mesh", ("k",))["a"], np.arange(3))
+
+
+def test_unwritable_or_linked_cache_folder_is_no_error(tmp_path, monkeypatch):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv("BATTLESIGHT_CACHE", str(tmp_path / "link"))  # a linked folder: used
+    meshcache.write("mesh", ("k",), {"a": np.arange(2)})
+    assert list((real / "meshes").glob("*.npz"))
+    assert meshcache.read("mesh", ("k",)) is not None
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "file").write_text("")
+    for root in ("dangling", "file"):  # not a folder: nothing kept, nothing raised
+        monkeypatch.setenv("BATTLESIGHT_CACHE", str(tmp_path / root))
+        meshcache.write("mesh", ("k",), {"a": np.arange(2)})
+        assert meshcache.read("mesh", ("k",)) is None
+    assert not (tmp_path / "nowhere").exists()
+
+    def refuse(*_args, **_kwargs):
+        raise PermissionError("unwritable")
+
+    monkeypatch.setenv("BATTLESIGHT_CACHE", str(tmp_path / "other"))
+    monkeypatch.setattr(meshcache.tempfile, "mkstemp", refuse)
+    meshcache.write("mesh", ("k",), {"a": np.arange(2)})
+    assert meshcache.read("mesh", ("k",)) is None
+
+
+def test_an_entry_that_is_a_link_is_never_read_and_writing_replaces_the_link(tmp_path,
+                                                                            monkeypatch):
+    monkeypatch.setenv("BATTLESIGHT_CACHE", str(tmp_path))
+    meshcache.write("mesh", ("elsewhere",), {"a": np.arange(3)})
+    target = meshcache._entry("mesh", ("elsewhere",))
+    entry = meshcache._entry("mesh", ("k",))
+    entry.symlink_to(target)
+    assert meshcache.read("mesh", ("k",)) is None
+    meshcache.write("mesh", ("k",), {"a": np.arange(5)})
+    assert not entry.is_symlink() and len(meshcache.read("mesh", ("k",))["a"]) == 5
+    assert len(meshcache.read("mesh", ("elsewhere",))["a"]) == 3  # the link's target kept
