@@ -15,6 +15,7 @@ import json
 import mmap
 import os
 import re
+from functools import lru_cache
 from urllib.parse import unquote
 
 __all__ = ["file_key", "references"]
@@ -30,13 +31,20 @@ def file_key(path: str | os.PathLike) -> tuple:
     real = os.path.realpath(path)
     stat = os.stat(real)
     deps = []
-    for dep in references(real):
+    for dep in _references_of(real, stat.st_mtime_ns, stat.st_size):
         try:
             dep_stat = os.stat(dep)
         except OSError:
             continue
         deps.append((dep, dep_stat.st_mtime_ns, dep_stat.st_size))
     return real, stat.st_mtime_ns, stat.st_size, tuple(deps)
+
+
+@lru_cache(maxsize=256)
+def _references_of(real: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """`references` once per version of a file (a command asks for a piece's key several
+    times; the files referred to are stat'ed every time)."""
+    return tuple(references(real))
 
 
 def references(path: str) -> list[str]:
