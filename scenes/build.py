@@ -156,14 +156,36 @@ def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeom
     raise ValueError(f"unknown terrain type {kind!r}")
 
 
+def mesh_names(scene: Scene) -> list[str]:
+    """The mesh file names a scene gives: its mesh pieces' `file` and mesh models' `shape`."""
+    return [p.data["file"] for p in scene.terrain if p.type == "mesh"] + [
+        m.shape for m in scene.models if m.is_mesh]
+
+
 def input_files(scene: Scene) -> list[Path]:
     """Every file the scene's world is built from: the scene file and its mesh files."""
-    scene_dir = scene.scene_dir
     files = [Path(scene.path)] if scene.path is not None else []
-    files += [resolve_mesh_file(p.data["file"], scene_dir) for p in scene.terrain
-              if p.type == "mesh"]
-    files += [resolve_mesh_file(m.shape, scene_dir) for m in scene.models if m.is_mesh]
-    return files
+    return files + [resolve_mesh_file(name, scene.scene_dir) for name in mesh_names(scene)]
+
+
+def unreachable_from(scene: Scene, folder: Path) -> list[str]:
+    """The scene's mesh file names that a copy of it saved in `folder` would not find as the
+    scene finds them (names resolve against the scene file's folder, then assets/): saved
+    there, the copy is a scene `validate` refuses. Names the scene itself cannot resolve are
+    left to its own checks."""
+    lost = []
+    for name in dict.fromkeys(mesh_names(scene)):
+        try:
+            here = resolve_mesh_file(name, scene.scene_dir)
+        except ValueError:
+            continue
+        try:
+            there = resolve_mesh_file(name, folder)
+        except ValueError:
+            there = None
+        if there != here:
+            lost.append(name)
+    return lost
 
 
 def model_volume(spec: ModelSpec, scene_dir: Path | None) -> ModelVolume:

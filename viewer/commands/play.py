@@ -146,6 +146,20 @@ def _check_writable(path: str | None, what: str) -> None:
         check_output_path(path, what)
 
 
+def _check_meshes_reach(scene, out: str) -> None:
+    """Refuse an --out whose folder would not find the scene's mesh files (they resolve
+    against the scene file's folder): the scene written there would not validate."""
+    from battlesight.scenes.build import unreachable_from
+
+    folder = Path(out).resolve().parent
+    lost = unreachable_from(scene, folder)
+    if lost:
+        names = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
+        raise UsageError(f"--out {out}: the scene's mesh files ({names}) are found from its "
+                         f"own folder {scene.scene_dir}, not from {folder}: write the scene "
+                         "there, or copy them beside it")
+
+
 def run(args) -> int:
     actions, file_seed = read_actions(args.actions)
     seed = args.seed if args.seed is not None else (file_seed or 0)
@@ -154,6 +168,8 @@ def run(args) -> int:
     if args.out and args.log and Path(args.out).resolve() == Path(args.log).resolve():
         raise UsageError(f"--out and --log name the same file {args.out}")
     game, results = play(args.scene, actions, seed, args.reading)
+    if args.out:
+        _check_meshes_reach(game.board.scene, args.out)
     files = {}  # every output is built whole before any is written, and printed after
     if args.out:
         files[args.out] = scene_to_yaml(game.board.scene)
