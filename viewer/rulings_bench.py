@@ -76,7 +76,7 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
 
         from_s = best_of(library(one), repeat)
         from_geometry_s = best_of(plain(one), repeat)
-        all_s = best_of(library(every), 1)
+        all_s = best_of(library(every), 2)
         processes = two_processes.processes_for(len(every))
         least = two_processes.MIN_ITEMS
         try:  # the same pairs in one process: the reference of the second
@@ -96,7 +96,7 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         rays = sum(v.rays for v in visibility_many(world, [SightQuery(a, b) for a, b in every]))
         raw_s = rays / raw_rays_per_s
         from_cmd_s = _command(["los", str(path), "--from", observer, "--json"], repeat)
-        all_cmd_s = _command(["los", str(path), "--all", "--json"], 1)
+        all_cmd_s = _command(["los", str(path), "--all", "--json"], 2)
     return {
         "models": len(ids), "targets": len(one), "pairs": len(every), "rays": int(rays),
         "load_s": load_s, "yaml_s": yaml_s,
