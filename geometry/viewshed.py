@@ -328,9 +328,16 @@ def pair_sight(
     Each unordered pair of cells is cast once: rows that are also columns share the square
     block of column pairs. Returns PairSight with (len(rows), len(cols)) boolean matrices.
     """
+    return _pair_sight(_Caster(world, foot, test), rows, cols)
+
+
+def _pair_sight(caster: _Caster, rows: np.ndarray, cols: np.ndarray) -> PairSight:
+    """`pair_sight` on a caster made before (a forked worker's, shared by its jobs); the
+    segments are those this call cast."""
+    before = caster.segments
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
-    caster = _Caster(world, foot, test)
+    foot = caster.foot
     r, c = len(rows), len(cols)
     sees = np.zeros((r, c), dtype=bool)
     seen = np.zeros((r, c), dtype=bool)
@@ -356,7 +363,7 @@ def pair_sight(
             square[j, i] = ba
         sees[inner] = square[where[inner]]
         seen[inner] = square[:, where[inner]].T
-    return PairSight(sees, seen, caster.segments)
+    return PairSight(sees, seen, caster.segments - before)
 
 
 def _upper(c: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:

@@ -14,11 +14,11 @@ import os
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from battlesight.geometry.viewshed import PairSight, SightTest, pair_sight
+from battlesight.geometry.viewshed import PairSight, SightTest, _Caster, _pair_sight, pair_sight
 from battlesight.geometry.world import World
 
 _INHERITED: object = None  # what the forked workers read
-_OUTER_CHUNK = 1024  # outer rows per job of `exhaustive_pair_sight`
+_OUTER_CHUNK = 256  # outer rows per job of `exhaustive_pair_sight` (small: the last jobs balance)
 
 
 def default_workers() -> int:
@@ -64,7 +64,7 @@ class Forked:
         """[fn(shared, *job) for job in jobs], in job order."""
         if self.pool is None or len(jobs) < 2:
             return [fn(self.shared, *job) for job in jobs]
-        return self.pool.starmap(_call, [(fn, *job) for job in jobs])
+        return self.pool.starmap(_call, [(fn, *job) for job in jobs], chunksize=1)
 
 
 def _call(fn: Callable, *job):
@@ -105,10 +105,10 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
         parts = ([inner] if len(inner) else []) + [outer[i:i + _OUTER_CHUNK]
                                                    for i in range(0, len(outer), _OUTER_CHUNK)]
         for part in parts:
-            jobs.append((rows[part], cells, test))
+            jobs.append((rows[part], cells))
             slots.append((part, g))
     segments = 0
-    with Forked((world, foot), workers) as pool:
+    with Forked(_Caster(world, foot, test), workers) as pool:  # one caster, inherited
         for (part, g), (ab, ba, cast) in zip(slots, pool.starmap(_cast, jobs), strict=True):
             sees[part, bounds[g]:bounds[g + 1]] = ab
             seen[part, bounds[g]:bounds[g + 1]] = ba
@@ -129,7 +129,6 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
     return PairSight(sees, seen, segments)
 
 
-def _cast(shared, rows: np.ndarray, cols: np.ndarray, test: SightTest):
-    world, foot = shared
-    sight = pair_sight(world, foot, rows, cols, test)
+def _cast(caster: _Caster, rows: np.ndarray, cols: np.ndarray):
+    sight = _pair_sight(caster, rows, cols)
     return sight.sees, sight.seen, sight.segments

@@ -69,6 +69,8 @@ SAMPLE = 4096
 STEP_Z = 0.1
 #: Sources (stage 2) refined in one block, bounding the block's (sources, cells) array.
 BLOCK_CELLS = 1 << 23
+#: Jobs per worker process of each refinement step.
+JOBS = 4
 #: Narrowest window or pier of a ruin in inches (`geometry.ruins`: windows 1.5", piers 1"): a
 #: lattice step wider than this can hold one between two lattice cells.
 OPENING = min(WINDOW_WIDTH, PIER)
@@ -400,7 +402,8 @@ def _refine_split(pool: Forked, box: _Box, valid: np.ndarray, z: np.ndarray,
     the segments cast."""
     levels = box.levels(valid, z, stride)
     cells = box.cells()
-    parts = np.array_split(np.arange(len(images)), pool.workers if pool.parallel else 1)
+    # a few jobs per worker, taken as they come free: no worker waits on a slow region
+    parts = np.array_split(np.arange(len(images)), JOBS * pool.workers if pool.parallel else 1)
     jobs = [(cells, levels, images[p], targets_vary, None if known is None else known[p],
              share_last) for p in parts if len(p)]
     results = pool.starmap(_refine, jobs)
