@@ -127,3 +127,19 @@ def test_a_casualty_is_gone_with_its_shadow_on_its_beat_s_last_frame(tmp_path, m
     assert len(frames) == beats[0].frames(4) == len(seen) + 1  # the first frame: render()
     assert seen[-1] == (True, True)  # hidden when the shadow map the next beat keeps is drawn
     assert not any(hidden for hidden, _ in seen[:-1])
+
+
+def test_a_wreck_leaves_a_field_s_mat_green():
+    pytest.importorskip("panda3d")
+    from battlesight.viewer.materials import auto_mat
+
+    t = Table()
+    t.model("rhino", "rhino", 2, (30, 24), "rhino", base=(120, 90), height=2.5, hull=True)
+    board = t.board()
+    assert auto_mat(board.world, "wh40k6") == "grass"
+    for _ in range(3):
+        apply_vehicle_hit(board, ScriptedRoller([]), "rhino", "glancing", 2)
+    assert "wreck-rhino" in board.world.terrain
+    assert auto_mat(board.world, "wh40k6") == "grass"  # was city: the wreck is a box
+    t.box("bunker", (10, 10), (4, 4, 3))
+    assert auto_mat(t.board().world, "wh40k6") == "city"

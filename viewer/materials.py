@@ -55,10 +55,16 @@ def soup(mesh) -> np.ndarray:
 CITY_RULESETS = ("wh40k6",)  # systems whose ruins stand in cities; the others' in the field
 
 
+#: `feature` values of the wrecks a game leaves (rulesets/wh40k6/damage.py), not buildings
+WRECKS = ("vehicle wreck", "wreck")
+
+
 def auto_mat(world, ruleset: str | None = None) -> str:
     """The mat a table suggests: city paving under a 40k table's ruins and buildings, else
-    grass (a fantasy village or a field with ruins stays green)."""
-    kinds = {entry.kind for entry in world.terrain.values()}
+    grass (a fantasy village or a field with ruins stays green). A vehicle's wreck (a box the
+    game leaves, wh40k6 §8.9) is no building: a field keeps its grass when a tank dies."""
+    kinds = {entry.kind for entry in world.terrain.values()
+             if entry.data.get("feature") not in WRECKS}
     return "city" if ruleset in CITY_RULESETS and kinds & {"ruin", "box"} else "grass"
 
 
