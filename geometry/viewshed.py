@@ -242,7 +242,7 @@ class _Caster:
             self._raised[h] = self.foot32 + np.array([0.0, 0.0, h], dtype=np.float32)
         return self._raised[h]
 
-    def _rays(self, src, hs, dst, ht):
+    def _rays(self, src, hs, dst, ht, count: bool = True):
         """Origins (k, 3) and directions (k, 3) float32 of the segments from hs above
         foot[src] to ht above foot[dst], and their far distances (k,): the directions run to
         the far end unnormalised (Embree takes any length), so every far distance is 1 but
@@ -255,7 +255,8 @@ class _Caster:
             same = np.flatnonzero(src == dst)
             far[same] = 0.0
             delta[same] = (0.0, 0.0, 1.0)
-        self.segments += len(src)
+        if count:
+            self.segments += len(src)
         return origins, delta, far
 
     def codes(self, src: np.ndarray, hs: float, dst: np.ndarray, ht: float,
@@ -268,6 +269,19 @@ class _Caster:
             hi = lo + CHUNK
             out[lo:hi] = self._codes(src[lo:hi], hs, dst[lo:hi], ht, classify)
         return out
+
+    def classify_blocked(self, src: np.ndarray, hs: float, dst: np.ndarray,
+                         ht: float) -> np.ndarray:
+        """`codes` of segments already known to be blocked by solid terrain (a `clear` that
+        said no): _FINAL where a column blocks them, else _OPEN; not counted again as
+        segments."""
+        if not self.open:
+            return np.full(len(src), _FINAL, dtype=np.int8)
+        code = np.full(len(src), _OPEN, dtype=np.int8)
+        if self.columns is not None and len(src):
+            origins, delta, far = self._rays(src, hs, dst, ht, count=False)
+            code[self.columns.occluded(origins, delta, far)] = _FINAL
+        return code
 
     def clear(self, src: np.ndarray, hs: float, dst: np.ndarray, ht: float) -> np.ndarray:
         """(k,) bool: whether those segments are clear."""

@@ -12,18 +12,22 @@ that each refine over one end of the pair:
    group takes these answers from that group's stage 2 (the pair the other way round).
 
 Each stage refines the same way: the lattice cells are cast; at each halving of the step a new
-cell takes the answer of the two or four cells around it when they all agree and are sure (a
-missing corner of a square is bridged by the whole other diagonal), and is cast otherwise;
-cells standing at another height (a box top beside the table), that cannot hold a model, or at
-the table's edge share nothing. An answer is unsure when a lower segment decided it (the torso
-seen through a window). A block by a piece with openings (a ruin's windows, a mesh), and an
-answer that passes within a lattice step of a piece thinner than two steps (a trunk), of one
-made of several parts or of a mesh, is taken with a check: the new cell casts its own first
-segment (eye to eye), and is cast in full where that one disagrees (a window, a thin shadow
-between the neighbours). Where the lattice step is wider than a ruin's windows and piers, its
-walls and floors make every answer near them unsure instead (see `_Sight`). So the answer
-differs from the exhaustive one only where a shadow edge slips between sure, agreeing
-neighbours, or the torso alone is seen through an opening that no neighbour sees through;
+cell (first the squares' centres, then the cells between two lattice cells) takes the answer of
+the four or two cells around it when they all agree and are sure (a missing corner of a square
+is bridged by the whole other diagonal), and is cast otherwise; cells standing at another
+height (a box top beside the table), that cannot hold a model, or at the table's edge share
+nothing. An answer is unsure when a lower segment decided it (the torso seen through a
+window). A block by a piece with openings (a ruin's windows, a mesh), and an answer that
+passes within a lattice step of a piece thinner than two steps (a trunk), of one made of
+several parts or of a mesh, is taken with a check: the new cell casts its own first segment
+(eye to eye), and is cast in full where that one disagrees (a window, a thin shadow between
+the neighbours). A cell between two lattice cells skips the check where the four cells half a
+step around it (its two ends, the two centres beside it) all give the answer: a strip of light
+through a window that misses all four is narrower than half a lattice step. Where the lattice
+step is wider than a ruin's windows and piers, its walls and floors make every answer near
+them unsure instead, and no check is skipped (see `_Sight`). So the answer differs from the exhaustive one only where a
+shadow edge slips between sure, agreeing neighbours, a narrow strip of light between checked
+ones, or the torso alone is seen through an opening that no neighbour sees through;
 `tests/test_layout_refine.py` and `battlesight bench` compare the fields with `analyze --exact`.
 
 At a stride of 1 (grids of COARSE_INCHES or coarser) nothing is shared and every pair is cast
@@ -166,7 +170,10 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
             block = code[np.ix_(where[cells], bounds[h] + q)].T  # (h's rows, g's cells)
             swapped = ((block & _SEES) << 2) | ((block & _SEEN) >> 2)
             code[np.ix_(where[groups[h][q]], bounds[g] + np.arange(len(cells)))] = swapped
-    return PairSight((code & _SEES).astype(bool), (code & _SEEN).astype(bool), segments)
+    sees = (code & _SEES).view(bool)  # 0 or 1 in each byte: a bool view, no copy
+    code >>= 2
+    code &= 1
+    return PairSight(sees, code.view(bool), segments)
 
 
 class _Box:
@@ -196,35 +203,47 @@ class _Box:
         y, x = np.divmod(np.arange(self.size), self.nx)
         return (y + self.y0) * self.shape[1] + (x + self.x0)
 
-    def levels(self, valid: np.ndarray, z: np.ndarray,
-               stride: int) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per level, coarse to fine: the slots new at that level (valid cells only) and their
-        parent slots (k, 4); a parent outside the box, invalid or standing at another height
-        (z: the foot's, per grid cell) is -1. Level 0 (the lattice) has no parents (an empty
-        (k, 0) array)."""
+    def levels(self, valid: np.ndarray, z: np.ndarray, stride: int) -> list[tuple]:
+        """Per level, coarse to fine: (slots, parents, backing, last). slots: those new at the
+        level (valid cells only); parents (k, 4): the corners of the coarser square around
+        each (twice the two ends for a cell between two lattice cells); backing (k, 4): for
+        a cell between two lattice cells, its four neighbours half a step away (its ends,
+        and the squares' centres beside it, filled at the level before; else an empty (0, 0)
+        array); a parent or neighbour outside the box, invalid or standing at another height
+        (z: the foot's, per grid cell) is -1; last: the level is of the last halving. Level 0
+        (the lattice) has no parents ((k, 0)). Each halving has two levels: the squares'
+        centres, then the cells between two lattice cells."""
         y, x = np.divmod(np.arange(self.size), self.nx)
         ok = valid[self.cells()]
         zs = z[self.cells()]
-        out = []
+        none = np.empty((0, 0), dtype=np.int64)
+
+        def slot_of(slots, a, b):
+            inside = (a >= 0) & (a < self.ny) & (b >= 0) & (b < self.nx)
+            slot = np.where(inside, a * self.nx + b, 0)
+            good = inside & ok[slot] & (np.abs(zs[slot] - zs[slots]) <= STEP_Z)
+            return np.where(good, slot, -1)
+
         s = stride
-        top = ok & (y % s == 0) & (x % s == 0)
-        out.append((np.flatnonzero(top), np.empty((int(top.sum()), 0), dtype=np.int64)))
+        top = np.flatnonzero(ok & (y % s == 0) & (x % s == 0))
+        out = [(top, np.empty((len(top), 0), dtype=np.int64), none, False)]
         while s > 1:
             h = s // 2
-            new = ok & (y % h == 0) & (x % h == 0) & ~((y % s == 0) & (x % s == 0))
-            slots = np.flatnonzero(new)
-            py, px = y[slots], x[slots]
-            ylo, xlo = py - py % s, px - px % s
-            yhi = np.where(py % s == 0, ylo, ylo + s)
-            xhi = np.where(px % s == 0, xlo, xlo + s)
-            parents = []
-            for a in (ylo, yhi):
-                for b in (xlo, xhi):
-                    inside = (a < self.ny) & (b < self.nx)
-                    slot = np.where(inside, a * self.nx + b, 0)
-                    good = inside & ok[slot] & (np.abs(zs[slot] - zs[slots]) <= STEP_Z)
-                    parents.append(np.where(good, slot, -1))
-            out.append((slots, _bridged(np.column_stack(parents))))
+            on_y, on_x = y % s == 0, x % s == 0
+            fine = ok & (y % h == 0) & (x % h == 0)
+            for centre in (True, False):
+                slots = np.flatnonzero(fine & (~on_y & ~on_x if centre else on_y ^ on_x))
+                py, px = y[slots], x[slots]
+                ylo, xlo = py - py % s, px - px % s
+                yhi = np.where(py % s == 0, ylo, ylo + s)
+                xhi = np.where(px % s == 0, xlo, xlo + s)
+                parents = np.column_stack([slot_of(slots, a, b) for a in (ylo, yhi)
+                                           for b in (xlo, xhi)])
+                backing = none
+                if not centre:
+                    backing = np.column_stack([slot_of(slots, py + dy, px + dx) for dy, dx
+                                               in ((-h, 0), (h, 0), (0, -h), (0, h))])
+                out.append((slots, _bridged(parents), backing, h == 1))
             s = h
         return out
 
@@ -245,6 +264,7 @@ def _bridged(parents: np.ndarray) -> np.ndarray:
 _SEES, _SEEN = 1, 4  # code bits: source sees target, target sees source
 _UNSURE = 2 | 8  # either direction's answer may differ at a neighbouring cell
 _VERIFY = 16  # blocked by a piece with openings: a neighbour casts its first segment to check
+_ANSWER = _SEES | _SEEN
 _NOT_SHARED = _UNSURE | -128  # unsure, or no answer yet (-1: the sign bit)
 
 
@@ -288,12 +308,21 @@ class _Sight:
     def segments(self) -> int:
         return self.caster.segments
 
-    def codes(self, a: np.ndarray, b: np.ndarray, shared: bool = True) -> np.ndarray:
+    @property
+    def symmetric_first(self) -> bool:
+        """Whether the first segment serves both directions (its two heights equal)."""
+        hs0, ht0 = self.test.pairs[0]
+        return hs0 == ht0
+
+    def codes(self, a: np.ndarray, b: np.ndarray, shared: bool = True,
+              known: bool | None = None) -> np.ndarray:
         """(k,) int8 codes of the pairs (a[i], b[i]): _SEES, _SEEN, the unsure bits (set for
         every pair when shared is False: answers no neighbour will read skip the hull test)
-        and _VERIFY (a neighbour taking the answer checks it with its first segment)."""
+        and _VERIFY (a neighbour taking the answer checks it with its first segment). known:
+        whether the first segment of every pair is clear, where a check cast it already (its
+        heights equal: one segment both ways); it is not cast again."""
         hs0, ht0 = self.test.pairs[0]
-        there = self._first(a, b, hs0, ht0, shared)
+        there = self._first(a, b, hs0, ht0, shared, known)
         back = there if hs0 == ht0 else self._first(b, a, hs0, ht0, shared)
         ab, unsure_ab, check_ab = self._lower(a, b, *there)
         ba, unsure_ba, check_ba = self._lower(b, a, *back)
@@ -316,10 +345,16 @@ class _Sight:
             clear |= self.caster.clear(b, hs0, a, ht0)
         return clear
 
-    def _first(self, a, b, hs0, ht0, shared: bool) -> tuple[np.ndarray, ...]:
+    def _first(self, a, b, hs0, ht0, shared: bool,
+               known: bool | None = None) -> tuple[np.ndarray, ...]:
         """The test's first segments a -> b: clear; blocked by a piece with openings (not by
         a column); unsure (every answer when not shared); near a risky piece's hull."""
-        code = self.caster.codes(a, hs0, b, ht0)
+        if known is None:
+            code = self.caster.codes(a, hs0, b, ht0)
+        elif known:
+            code = np.full(len(a), _CLEAR, dtype=np.int8)
+        else:
+            code = self.caster.classify_blocked(a, hs0, b, ht0)
         clear = code == _CLEAR
         opened = (code != _CLEAR) & (code != _FINAL)
         unsure = np.full(len(code), not shared)
@@ -395,6 +430,26 @@ def _sure_share(caster: _Sight, rows: np.ndarray, cols: np.ndarray) -> float:
     return float(np.mean(caster.codes(a, b) & _UNSURE == 0))
 
 
+def _backed(values: np.ndarray, slots: np.ndarray, backing: np.ndarray, first: np.ndarray,
+            agree: np.ndarray, check: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """New cells from their four neighbours half a step away (`_Box.levels` backing: a cell
+    between two lattice cells, its ends and the centres beside it), where all four are known
+    and give one answer: where the parents agree on it too, their answer is taken unchecked;
+    where the parents do not agree, the neighbours' answer is taken (unsure: no cell shares
+    it); where they agree on another answer, the cell is cast. Returns agree and check."""
+    nb0 = values[:, backing[:, 0]]
+    cross = ~(backing < 0).any(axis=1)[None, :] & (nb0 >= 0)
+    for j in range(1, backing.shape[1]):
+        nb = values[:, backing[:, j]]
+        cross &= (nb >= 0) & (((nb ^ nb0) & _ANSWER) == 0)
+    same = ((nb0 ^ first) & _ANSWER) == 0
+    take = cross & ~agree
+    values[:, slots] = np.where(take, (nb0 & _ANSWER) | _UNSURE, values[:, slots])
+    against = cross & agree & ~same
+    values[:, slots] = np.where(against, np.int8(-1), values[:, slots])
+    return (agree | take) & ~against, check & ~(cross & same)
+
+
 def _refine_split(pool: Forked, box: _Box, valid: np.ndarray, z: np.ndarray,
                   images: np.ndarray, stride: int, targets_vary: bool, known: np.ndarray | None,
                   share_last: bool) -> tuple[np.ndarray, int]:
@@ -424,10 +479,9 @@ def _refine(caster: _Sight, cells: np.ndarray, levels: list, images: np.ndarray,
     before = caster.segments
     k = len(images)
     values = np.full((k, len(cells)), -1, dtype=np.int8) if known is None else known.copy()
-    for level, (slots, parents) in enumerate(levels):
-        if parents.shape[1] == 0:
-            todo = values[:, slots] < 0
-        else:
+    for slots, parents, backing, last in levels:
+        shared = share_last or not last
+        if parents.shape[1]:
             missing = (parents < 0).any(axis=1)
             first = values[:, parents[:, 0]]  # a missing parent reads the last slot: masked
             agree = (first & _NOT_SHARED) == 0
@@ -435,20 +489,35 @@ def _refine(caster: _Sight, cells: np.ndarray, levels: list, images: np.ndarray,
             for j in range(1, parents.shape[1]):
                 agree &= values[:, parents[:, j]] == first
             values[:, slots] = np.where(agree, first, np.int8(-1))
-            todo = ~agree
-            img, at = np.nonzero(agree & ((first & _VERIFY) != 0))
-            if len(img):  # a window or a thin piece may flip it: the first segment checks
-                here, there = images[img], cells[slots[at]]
+            check = agree & ((first & _VERIFY) != 0)
+            if backing.shape[1] and not caster.wide:  # four neighbours half a step away
+                agree, check = _backed(values, slots, backing, first, agree, check)
+            img, at = np.nonzero(check | ~agree)  # one pass: those to check and to cast
+            checked = check[img, at]
+            cast = ~checked
+            if checked.any():  # a window or a thin piece may flip it: the first segment checks
+                ci, ca = img[checked], at[checked]
+                here, there = images[ci], cells[slots[ca]]
                 src, dst = (here, there) if targets_vary else (there, here)
                 found = caster.first_clear(src, dst)
-                flip = found != ((first[img, at] & (_SEES | _SEEN)) != 0)
-                todo[img[flip], at[flip]] = True
-        img, at = np.nonzero(todo)
+                flip = found != ((first[ci, ca] & (_SEES | _SEEN)) != 0)
+                if caster.symmetric_first:  # the check's segment serves both ways
+                    for known in (True, False):
+                        redo = flip & (found == known)
+                        here, there = images[ci[redo]], cells[slots[ca[redo]]]
+                        src, dst = (here, there) if targets_vary else (there, here)
+                        values[ci[redo], slots[ca[redo]]] = caster.codes(src, dst, shared,
+                                                                         known)
+                else:
+                    cast[np.flatnonzero(checked)[flip]] = True
+            img, at = img[cast], at[cast]
+        else:
+            img, at = np.nonzero(values[:, slots] < 0)
         if not len(img):
             continue
         here, there = images[img], cells[slots[at]]
         src, dst = (here, there) if targets_vary else (there, here)
-        values[img, slots[at]] = caster.codes(src, dst, share_last or level < len(levels) - 1)
+        values[img, slots[at]] = caster.codes(src, dst, shared)
     return values, caster.segments - before
 
 
