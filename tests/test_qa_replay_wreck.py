@@ -143,3 +143,22 @@ def test_a_wreck_leaves_a_field_s_mat_green():
     assert auto_mat(board.world, "wh40k6") == "grass"  # was city: the wreck is a box
     t.box("bunker", (10, 10), (4, 4, 3))
     assert auto_mat(t.board().world, "wh40k6") == "city"
+
+
+def test_a_wreck_on_a_plateau_stands_as_high_in_the_saved_scene(tmp_path):
+    from battlesight.scenes.build import terrain_geometry
+
+    import battlesight
+
+    scene = write_scene(tmp_path, SCENE.replace("models:", (
+        "terrain:\n  - {id: plateau, type: box, at: [12, 12], size: [10, 10, 2]}\nmodels:")))
+    board = battlesight.load(scene).board
+    assert board.world.models["rhino"].position[2] == 2.0
+    for _ in range(3):
+        apply_vehicle_hit(board, ScriptedRoller([]), "rhino", "glancing", 2)
+    in_game = board.world.terrain["wreck-rhino"].geometry
+    saved = next(p for p in board.scene.terrain if p.id == "wreck-rhino")
+    rebuilt = terrain_geometry(saved, None)
+    assert in_game.solid.bounds[1][2] == rebuilt.solid.bounds[1][2] == 4.0  # 2 + 0.8 * 2.5
+    np.testing.assert_allclose(in_game.solid.vertices, rebuilt.solid.vertices)
+    assert in_game.stand is not None  # models may stand on it, as on the saved box

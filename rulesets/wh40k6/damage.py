@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.geometry.primitives import box
-from battlesight.geometry.types import TerrainGeometry
+from battlesight.geometry import terrain
 from battlesight.rulesets.core.dice import Roller
 from battlesight.scenes.model import TerrainPiece
 
@@ -56,20 +55,21 @@ def apply_vehicle_hit(board: Board, roller: Roller, vehicle: str, result: str,
 
 
 def wreck(board: Board, vehicle: str) -> str:
-    """Replace the vehicle with a wreck: difficult, dangerous terrain giving 5+ cover."""
+    """Replace the vehicle with a wreck: difficult, dangerous terrain giving 5+ cover. The wreck
+    is the `box` piece `play --out` saves, built from it (`geometry.terrain.box`: from the table
+    up to where the wreck's top is, so one on a hill stands as high in the saved scene as in
+    this game, and models may stand on it in both)."""
     outline = board.outline(vehicle)
     piece_id = f"wreck-{vehicle}"
     along, across = outline.radii
-    height = max(0.5, outline.height * 0.8)
-    solid = box((outline.center[0], outline.center[1], outline.z + height / 2),
-                (2 * across, 2 * along, height), rotation=outline.facing)
+    top = outline.z + max(0.5, outline.height * 0.8)
     data = {"feature": "vehicle wreck", "cover": 5, "difficult": True, "dangerous": True}
+    at = [float(c) for c in outline.center]
+    size = [float(2 * across), float(2 * along), float(top)]
     board.remove(vehicle)
     board.add_piece(TerrainPiece(piece_id, "box", {
-        "at": [float(c) for c in outline.center],
-        "size": [float(2 * across), float(2 * along), float(height)],
-        "rotation": float(outline.facing), **data}),
-        TerrainGeometry(solid, footprint=outline.polygon()), data)
+        "at": at, "size": size, "rotation": float(outline.facing), **data}),
+        terrain.box(at, size, outline.facing), data)
     return piece_id
 
 
