@@ -25,9 +25,10 @@ the neighbours). A cell between two lattice cells skips the check where the four
 step around it (its two ends, the two centres beside it) all give the answer: a strip of light
 through a window that misses all four is narrower than half a lattice step. Where the lattice
 step is wider than a ruin's windows and piers, its walls and floors make every answer near
-them unsure instead, and no check is skipped (see `_Sight`). So the answer differs from the exhaustive one only where a
-shadow edge slips between sure, agreeing neighbours, a narrow strip of light between checked
-ones, or the torso alone is seen through an opening that no neighbour sees through;
+them unsure instead, and no check is skipped (see `_Sight`). So the answer differs from the
+exhaustive one only where a shadow edge slips between sure, agreeing neighbours, a narrow
+strip of light between checked ones, or the torso alone is seen through an opening that no
+neighbour sees through;
 `tests/test_layout_refine.py` and `battlesight bench` compare the fields with `analyze --exact`.
 
 At a stride of 1 (grids of COARSE_INCHES or coarser) nothing is shared and every pair is cast
