@@ -38,7 +38,7 @@ import numpy as np
 from . import meshcache
 from .floors import find_floors
 from .mesh import Mesh, as_trimesh
-from .meshdeps import file_key
+from .meshdeps import file_key, references
 from .outline import largest_ring, plan_outline
 from .primitives import (
     ArrayLike,
@@ -146,6 +146,10 @@ def _trimesh_parts(path: str, suffix: str, y_up: bool) -> list[tuple[str, trimes
         extra = {"split_objects": True, "split_groups": True} if suffix == ".obj" else {}
         scene = trimesh.load(path, force="scene", process=False, **extra)
     except Exception as exc:  # trimesh raises many kinds on bad files: all mean "not a mesh"
+        missing = [os.path.basename(r) for r in references(path) if not os.path.isfile(r)]
+        if missing and suffix in GLTF_SUFFIXES:  # trimesh names a missing buffer, no more
+            raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()}: it refers to "
+                                      f"{', '.join(missing[:3])}, not found beside it") from None
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
         raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()} ({why})") from None
     parts: list[tuple[str, trimesh.Trimesh]] = []

@@ -8,6 +8,7 @@ import json
 import os
 
 import numpy as np
+import pytest
 from battlesight.geometry import meshcache, meshdeps, meshfile
 from battlesight.viewer import mesh_textures
 from PIL import Image
@@ -159,3 +160,12 @@ def test_an_entry_that_is_a_link_is_never_read_and_writing_replaces_the_link(tmp
     meshcache.write("mesh", ("k",), {"a": np.arange(5)})
     assert not entry.is_symlink() and len(meshcache.read("mesh", ("k",))["a"]) == 5
     assert len(meshcache.read("mesh", ("elsewhere",))["a"]) == 3  # the link's target kept
+
+
+def test_gltf_whose_bin_is_missing_names_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("BATTLESIGHT_CACHE", str(tmp_path / "cache"))
+    path = _gltf(tmp_path, 2.0)
+    (tmp_path / "tri.bin").unlink()
+    meshfile.clear_cache()
+    with pytest.raises(meshfile.MeshFileError, match="it refers to tri.bin, not found beside"):
+        meshfile.load_mesh_file(path)
