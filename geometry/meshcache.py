@@ -20,12 +20,16 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 #: bumped whenever what an entry holds changes: older entries are then never read
 VERSION = 1
+#: the modules whose code decides what an entry holds: the digest of their source is part of
+#: every key, so a new reader, outline or storey finder never gets an older version's entries
+READERS = ("meshcache", "meshdeps", "meshfile", "stl", "outline", "floors", "primitives")
 #: the folder holds at most this many bytes of entries (least recently used go first)
 MAX_BYTES = 2 * 1024**3
 _OFF = {"", "0", "off", "no", "false", "none"}
@@ -58,8 +62,21 @@ def _entry(kind: str, key: tuple) -> Path | None:
     root = folder()
     if root is None:
         return None
-    digest = hashlib.sha256(repr((VERSION, kind, key)).encode()).hexdigest()[:32]
+    digest = hashlib.sha256(repr((VERSION, _code(), kind, key)).encode()).hexdigest()[:32]
     return root / f"{kind}-{digest}.npz"
+
+
+@lru_cache(maxsize=1)
+def _code() -> str:
+    """The digest of the source of the READERS modules (beside this one), read once."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in READERS:
+        try:
+            digest.update((here / f"{name}.py").read_bytes())
+        except OSError:  # an install without sources: the version alone keys the code
+            digest.update(name.encode())
+    return digest.hexdigest()[:16]
 
 
 def read(kind: str, key: tuple) -> dict[str, np.ndarray] | None:

@@ -111,3 +111,13 @@ def test_file_textures_entry_for_an_untextured_file(tmp_path, monkeypatch):
     assert mesh_textures.file_textures(STATUE) is None
     assert list((tmp_path / "cache" / "meshes").glob("textures-*.npz"))
     assert mesh_textures.file_textures(STATUE) is None
+
+
+def test_entries_of_other_reader_code_are_never_read(tmp_path, monkeypatch):
+    """The key holds a digest of the reading modules' source: an outline or storey finder
+    changed since an entry was written never serves that entry."""
+    monkeypatch.setenv("BATTLESIGHT_CACHE", str(tmp_path))
+    meshcache.write("plan", ("k",), {"ring": np.ones((3, 2))})
+    assert meshcache.read("plan", ("k",)) is not None
+    monkeypatch.setattr(meshcache, "_code", lambda: "another version of floors.py")
+    assert meshcache.read("plan", ("k",)) is None
