@@ -437,17 +437,19 @@ def _backed(values: np.ndarray, slots: np.ndarray, backing: np.ndarray, first: n
     between two lattice cells, its ends and the centres beside it), where all four are known
     and give one answer: where the parents agree on it too, their answer is taken unchecked;
     where the parents do not agree, the neighbours' answer is taken (unsure: no cell shares
-    it); where they agree on another answer, the cell is cast. Returns agree and check."""
-    nb0 = values[:, backing[:, 0]]
-    cross = ~(backing < 0).any(axis=1)[None, :] & (nb0 >= 0)
+    it); where they agree on another answer, the cell is cast. values: (slots, images) codes;
+    first, agree, check: (new slots, images). Returns agree and check."""
+    nb0 = values[backing[:, 0]]
+    cross = ~(backing < 0).any(axis=1)[:, None] & (nb0 >= 0)
     for j in range(1, backing.shape[1]):
-        nb = values[:, backing[:, j]]
+        nb = values[backing[:, j]]
         cross &= (nb >= 0) & (((nb ^ nb0) & _ANSWER) == 0)
     same = ((nb0 ^ first) & _ANSWER) == 0
     take = cross & ~agree
-    values[:, slots] = np.where(take, (nb0 & _ANSWER) | _UNSURE, values[:, slots])
     against = cross & agree & ~same
-    values[:, slots] = np.where(against, np.int8(-1), values[:, slots])
+    new = np.where(take, (nb0 & _ANSWER) | _UNSURE, values[slots])
+    new[against] = -1
+    values[slots] = new
     return (agree | take) & ~against, check & ~(cross & same)
 
 
@@ -475,51 +477,52 @@ def _refine(caster: _Sight, cells: np.ndarray, levels: list, images: np.ndarray,
     images: the fixed end of each image (a target cell when targets_vary is False: the slots
     are sources; a source cell otherwise); known: codes already set (lattice), or None;
     share_last: the last level's answers are shared later (else they skip the unsure test).
-    Returns the codes and the segments cast.
+    Returns the codes (images, slots) and the segments cast.
     """
     before = caster.segments
     k = len(images)
-    values = np.full((k, len(cells)), -1, dtype=np.int8) if known is None else known.copy()
+    # (slots, images): a slot's codes lie together, so gathering parents copies whole rows
+    values = (np.full((len(cells), k), -1, dtype=np.int8) if known is None
+              else np.ascontiguousarray(known.T))
     for slots, parents, backing, last in levels:
         shared = share_last or not last
         if parents.shape[1]:
-            missing = (parents < 0).any(axis=1)
-            first = values[:, parents[:, 0]]  # a missing parent reads the last slot: masked
+            first = values[parents[:, 0]]  # a missing parent reads the last slot: masked
             agree = (first & _NOT_SHARED) == 0
-            agree[:, missing] = False
+            agree[(parents < 0).any(axis=1)] = False
             for j in range(1, parents.shape[1]):
-                agree &= values[:, parents[:, j]] == first
-            values[:, slots] = np.where(agree, first, np.int8(-1))
+                agree &= values[parents[:, j]] == first
+            values[slots] = np.where(agree, first, np.int8(-1))
             check = agree & ((first & _VERIFY) != 0)
             if backing.shape[1] and not caster.wide:  # four neighbours half a step away
                 agree, check = _backed(values, slots, backing, first, agree, check)
-            img, at = np.nonzero(check | ~agree)  # one pass: those to check and to cast
-            checked = check[img, at]
+            at, img = np.nonzero(check | ~agree)  # one pass: those to check and to cast
+            checked = check[at, img]
             cast = ~checked
             if checked.any():  # a window or a thin piece may flip it: the first segment checks
-                ci, ca = img[checked], at[checked]
+                ca, ci = at[checked], img[checked]
                 here, there = images[ci], cells[slots[ca]]
                 src, dst = (here, there) if targets_vary else (there, here)
                 found = caster.first_clear(src, dst)
-                flip = found != ((first[ci, ca] & (_SEES | _SEEN)) != 0)
+                flip = found != ((first[ca, ci] & _ANSWER) != 0)
                 if caster.symmetric_first:  # the check's segment serves both ways
-                    for known in (True, False):
-                        redo = flip & (found == known)
+                    for known_clear in (True, False):
+                        redo = flip & (found == known_clear)
                         here, there = images[ci[redo]], cells[slots[ca[redo]]]
                         src, dst = (here, there) if targets_vary else (there, here)
-                        values[ci[redo], slots[ca[redo]]] = caster.codes(src, dst, shared,
-                                                                         known)
+                        values[slots[ca[redo]], ci[redo]] = caster.codes(src, dst, shared,
+                                                                         known_clear)
                 else:
                     cast[np.flatnonzero(checked)[flip]] = True
-            img, at = img[cast], at[cast]
+            at, img = at[cast], img[cast]
         else:
-            img, at = np.nonzero(values[:, slots] < 0)
+            at, img = np.nonzero(values[slots] < 0)
         if not len(img):
             continue
         here, there = images[img], cells[slots[at]]
         src, dst = (here, there) if targets_vary else (there, here)
-        values[img, slots[at]] = caster.codes(src, dst, shared)
-    return values, caster.segments - before
+        values[slots[at], img] = caster.codes(src, dst, shared)
+    return values.T, caster.segments - before
 
 
 def field_difference(field: np.ndarray, reference: np.ndarray, over: float = 0.05) -> dict:
