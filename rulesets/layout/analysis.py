@@ -104,13 +104,17 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
                                    report=method)
 
     sees, seen, seen_any = {}, {}, {}
+    counted = {}  # per row and zone: how many zone cells it sees / sees it (bool counts, exact)
     for p in players:
+        width = len(col_ids[p])
+        counted[p] = (np.count_nonzero(sight.sees[:, part[p]], axis=1),
+                      np.count_nonzero(sight.seen[:, part[p]], axis=1))
         sees[p] = np.zeros(n)
-        sees[p][rows] = sight.sees[:, part[p]].mean(axis=1)
+        sees[p][rows] = counted[p][0] / width
         seen[p] = np.zeros(n)
-        seen[p][rows] = sight.seen[:, part[p]].mean(axis=1)
+        seen[p][rows] = counted[p][1] / width
         seen_any[p] = np.zeros(n, dtype=bool)
-        seen_any[p][rows] = sight.seen[:, part[p]].any(axis=1)
+        seen_any[p][rows] = counted[p][1] > 0
 
     one, two = players
     in_one = masks[one][rows]
@@ -118,8 +122,9 @@ def analyze_scene(scene: Scene, grid: float = 1.0, model: StandardModel | None =
     exposure, visible, visible_any = {}, {}, {}
     for p in players:
         outside = ~masks[p][rows]
-        exposure[p] = float(sight.sees[:, part[p]][outside].mean()) if outside.any() else 0.0
-        visible[p] = float(sight.seen[:, part[p]].mean())
+        exposure[p] = (float(counted[p][0][outside].sum() / (outside.sum() * len(col_ids[p])))
+                       if outside.any() else 0.0)
+        visible[p] = float(counted[p][1].sum() / (len(rows) * len(col_ids[p])))
         visible_any[p] = float(seen_any[p][rows].mean())
     fairness = exposure[one] - exposure[two]
     by_area = _fairness_by_area(scene.table, g, masks, sees, players)
