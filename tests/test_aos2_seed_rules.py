@@ -119,6 +119,38 @@ def test_shoot_sees_and_measures_a_garrison_through_its_feature(tmp_path, capsys
                for r in (report, back) for t in r["targets"])
 
 
+def test_los_and_shoot_agree_on_a_garrison(tmp_path, capsys):
+    # one truth (aos2 §5.3): the verdict `los` and `render --los` show sees a garrison through
+    # its feature as `shoot` does: visible, the whole model, cover from the feature, -1 to hit;
+    # and the garrison sees out of it
+    path = write_scene(tmp_path, GARRISON)
+    report = _shoot(capsys, path, "s", "g")
+    assert main(["los", str(path), "--from", "s-1", "--json"]) == 0
+    seen = {r["target"]: r["verdict"] for r in json.loads(capsys.readouterr().out)}
+    (line,) = report["firers"]
+    for t in ("g-1", "g-2"):
+        v = seen[t]
+        assert v["visible"] == (t in line["sees"]) and v["visible"]
+        assert v["seen_share"] == 1.0 and v["rule"] == "aos2 §5.3"
+        assert v["cover"]["kind"] == "garrison" and v["cover"]["source"] == "keep"
+        assert v["cover"]["value"] == line["cover"]["value"]
+        assert ("garrisoned target", "aos2 §5.3") in {(m["name"], m["rule"])
+                                                      for m in v["modifiers"]}
+    back = _shoot(capsys, path, "g", "s")
+    assert main(["los", str(path), "--from", "g-1", "--to", "s-1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["verdict"]
+    assert out["visible"] == ("s-1" in back["firers"][0]["sees"]) and out["visible"]
+    assert out["cover"] is None or out["cover"]["kind"] != "garrison"
+    # a unit no longer a garrison is judged by true sight again
+    import battlesight
+
+    field = battlesight.load(path)
+    assert field.board.inside == {"g": "keep"}
+    field.board.inside.pop("g")
+    (plain,) = field.judge_many([("s-1", "g-1")])
+    assert plain.rule != "aos2 §5.3"
+
+
 # ---- the priority winner's choice ---------------------------------------------------------
 
 

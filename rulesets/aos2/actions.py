@@ -34,11 +34,12 @@ RULE_GARRISON = "aos2 §6.4"
 
 
 def garrisons(game: Game) -> dict[str, str]:
-    return {u: s.status["garrison"] for u, s in game.units.items() if s.status.get("garrison")}
+    """The garrisons now: the board's (`Board.inside`), which the verdict reads too."""
+    return dict(game.board.inside)
 
 
 def start_game(game: Game) -> None:
-    for unit, feature in attacks.scene_garrisons(game.board).items():
+    for unit, feature in game.board.inside.items():  # the scene's garrisons
         for m in game.board.unit_models(unit):
             game.board.take_off(m)
         game.unit(unit).status["garrison"] = feature
@@ -167,6 +168,7 @@ def _do_garrison(game: Game, action: Action) -> None:
         game.board.take_off(m)
     st = game.unit(action.unit)
     st.status["garrison"] = action.get("feature")
+    game.board.inside[action.unit] = action.get("feature")
     st.turn["moved"] = True
     game.emit("garrison", action.unit, feature=action.get("feature"), rule=RULE_GARRISON)
 
@@ -197,6 +199,7 @@ def _do_leave(game: Game, action: Action) -> None:
         game.board.move(m, (float(at[0]), float(at[1])))
     st = game.unit(action.unit)
     st.status.pop("garrison", None)
+    game.board.inside.pop(action.unit, None)
     st.turn["moved"] = True
     game.emit("leave_garrison", action.unit, rule=RULE_GARRISON)
 

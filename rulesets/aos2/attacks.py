@@ -232,12 +232,10 @@ def _verdicts(board: Board, unit: str, attackers: list[str], targets: list[str],
 def _seen(board: Board, unit: str, attackers: list[str], targets: list[str], ctx: Context,
           verdicts: dict[tuple[str, str], Verdict]) -> dict[str, list[str]]:
     """Which target models each attacker sees (garrisons through their feature)."""
-    t_piece, a_piece = ctx.garrisons.get(board.unit_of(targets[0])), ctx.garrisons.get(unit)
-    if t_piece:
-        return {a: list(targets) if a_piece or sight.sees_feature(board, a, t_piece) else []
-                for a in attackers}
-    if a_piece:
-        return {a: list(targets) for a in attackers}
+    target_unit = board.unit_of(targets[0])
+    if target_unit in ctx.garrisons or unit in ctx.garrisons:
+        return {a: list(targets) if sight.garrison_sight(board, a, target_unit, ctx.garrisons)
+                else [] for a in attackers}
     return {a: sorted(t for t in targets if verdicts[(a, t)].visible) for a in attackers}
 
 

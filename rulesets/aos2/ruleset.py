@@ -92,8 +92,12 @@ class AOS2(HookedRuleset):
         A garrison of the scene is seen and measured through its feature, as in `play`."""
         ctx = attacks.Context(samples=max(16, min(samples, 120)) if samples
                               else sight.SAMPLES_JUDGED, weapon=weapon or None,
-                              garrisons=attacks.scene_garrisons(board))
+                              garrisons=dict(board.inside))
         return label_profiles(board, attacks.analyse(board, unit, target, ctx).to_dict())
+
+    def units_inside(self, board: Board) -> dict[str, str]:
+        """The scene's garrisons (`garrison: FEATURE` on a unit entry, §6.4)."""
+        return attacks.scene_garrisons(board)
 
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,
               samples: int | None = None) -> list[Verdict]:

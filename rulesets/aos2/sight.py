@@ -99,6 +99,17 @@ def sees_feature(board: Board, attacker: str, piece: str) -> bool:
     return False
 
 
+def garrison_sight(board: Board, observer: str, target_unit: str,
+                   garrisons: dict[str, str]) -> bool | None:
+    """Sight between a garrison and another unit, through the feature (§5.3): a garrisoned
+    target is seen when its feature is (by a garrison: always); a garrison sees every unit.
+    None when neither unit is a garrison: true sight decides."""
+    piece = garrisons.get(target_unit)
+    if piece:
+        return board.unit_of(observer) in garrisons or sees_feature(board, observer, piece)
+    return True if board.unit_of(observer) in garrisons else None
+
+
 def closest(board: Board, model: str, others: list[str]) -> tuple[str | None, float]:
     """The nearest of `others` to `model` and the 3D base-to-base distance (aos2 §3.1)."""
     best, dist = None, float("inf")

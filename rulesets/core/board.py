@@ -77,6 +77,10 @@ class Board:
         self._unit_models: dict[tuple[str, bool, bool], list[str]] = {}
         self._per_unit: dict[tuple[str, str], tuple[tuple, Any]] = {}
         self._unit_ids: list[str] | None = None  # models never change unit
+        #: units inside a terrain piece instead of on the table (aos2 garrisons): {unit:
+        #: piece}, seen and measured through it by the ruleset's judgement; the scene sets
+        #: them up, a game's actions change them
+        self.inside: dict[str, str] = dict(ruleset.units_inside(self))
 
     # ---- lookups ----------------------------------------------------------------------------
 

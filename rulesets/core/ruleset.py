@@ -178,6 +178,11 @@ class Ruleset:
     def cover(self, board: Board, firers: list[str], target: str, **context: Any) -> Cover:
         raise NotImplementedError
 
+    def units_inside(self, board: Board) -> dict[str, str]:
+        """Units a new board holds inside a terrain piece instead of on the table ({unit:
+        piece}, `Board.inside`): none, unless a system has garrisons."""
+        return {}
+
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,
               samples: int | None = None) -> list[Verdict]:
         """THE sight judgement: one Verdict per ordered (observer, target) pair, batched.
