@@ -42,7 +42,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from battlesight.geometry.primitives import make_mesh
+from battlesight.geometry import planar
+from battlesight.geometry.primitives import prism
 from battlesight.geometry.ray import RayScene
 from battlesight.geometry.ruins import PIER, WINDOW_WIDTH
 from battlesight.geometry.viewshed import (
@@ -386,34 +387,40 @@ class _Sight:
 
 def _parts(mesh) -> list[np.ndarray]:
     """The vertices (k, 3) of each connected part of a mesh (faces meeting at a corner, corners
-    at the same point one corner): a ruin's walls and slabs, a forest's trunks."""
-    from scipy.sparse import coo_matrix  # ~0.2 s to import: only for a refined analysis
-    from scipy.sparse.csgraph import connected_components
-
+    at the same point one corner): a ruin's walls and slabs, a forest's trunks. Labels spread
+    over the faces with pointer jumping (a few passes; no graph library to import)."""
     faces = np.asarray(mesh.faces)
     if not len(faces):
         return []
-    _, corner = np.unique(np.round(np.asarray(mesh.vertices), 6), axis=0, return_inverse=True)
+    vertices = np.asarray(mesh.vertices)
+    _, corner = np.unique(np.round(vertices, 6), axis=0, return_inverse=True)
     corner = corner.ravel()[faces]  # (m, 3) merged corner of every face corner
-    n = int(corner.max()) + 1
-    edges = coo_matrix((np.ones(2 * len(faces)), (corner[:, [0, 0]].ravel(),
-                                                   corner[:, [1, 2]].ravel())), shape=(n, n))
-    count, label = connected_components(edges, directed=False)
-    used = np.unique(faces)
-    owner = np.zeros(len(mesh.vertices), dtype=np.int64)
-    owner[faces.ravel()] = label[corner.ravel()]
-    return [mesh.vertices[used[owner[used] == k]] for k in range(count)]
+    label = np.arange(int(corner.max()) + 1)
+    while True:
+        new = label.copy()
+        np.minimum.at(new, corner.ravel(), np.repeat(label[corner].min(axis=1), 3))
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    face_label = label[corner[:, 0]]
+    out = []
+    for k in np.unique(face_label):
+        used = np.unique(faces[face_label == k])
+        out.append(vertices[used])
+    return out
 
 
 def _grown_hull(points: np.ndarray, by: float):
-    """The convex hull of points (k, 3) (a mesh's vertices) grown by `by` inches each way in
-    plan, as a mesh: every sight line that passes within a lattice step of them crosses it."""
-    from scipy.spatial import ConvexHull
-
-    offsets = np.array([[dx, dy, 0.0] for dx in (-by, by) for dy in (-by, by)])
-    grown = (np.asarray(points)[None, :, :] + offsets[:, None, :]).reshape(-1, 3)
-    hull = ConvexHull(grown)
-    return make_mesh(hull.points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices))
+    """A closed prism around points (k, 3) (a mesh's vertices): their convex hull in plan grown
+    by `by` inches each way, from their lowest to their highest z (their 3D hull so grown lies
+    inside it): every sight line that passes within a lattice step of them crosses it."""
+    points = np.asarray(points, dtype=np.float64)
+    offsets = np.array([[dx, dy] for dx in (-by, by) for dy in (-by, by)])
+    grown = (points[None, :, :2] + offsets[:, None, :]).reshape(-1, 2)
+    ring = np.asarray(planar.hull_shape(grown).exterior.coords)[:-1]
+    low, high = float(points[:, 2].min()), float(points[:, 2].max())
+    return prism(ring, low, max(high, low + 1e-3))
 
 
 def _width(mesh) -> float:
