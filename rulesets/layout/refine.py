@@ -158,8 +158,7 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
             step = max(1, BLOCK_CELLS // box.size)
             for lo in range(0, len(todo), step):
                 part = todo[lo:lo + step]
-                known = np.full((len(part), box.size), -1, dtype=np.int8)
-                known[:, lattice_at] = lattice_codes[part]
+                known = (lattice_at, lattice_codes[part])  # the workers fill in the box
                 block, cast = _refine_split(pool, box, is_col, z, rows[part], stride,
                                             targets_vary=True, known=known, share_last=False)
                 code[part, bounds[g]:bounds[g + 1]] = block[:, col_at]
@@ -461,36 +460,39 @@ def _backed(values: np.ndarray, slots: np.ndarray, backing: np.ndarray, first: n
 
 
 def _refine_split(pool: Forked, box: _Box, valid: np.ndarray, z: np.ndarray,
-                  images: np.ndarray, stride: int, targets_vary: bool, known: np.ndarray | None,
+                  images: np.ndarray, stride: int, targets_vary: bool, known: tuple | None,
                   share_last: bool) -> tuple[np.ndarray, int]:
-    """`_refine` of the images split over the pool's workers: (len(images), box.size) codes and
-    the segments cast."""
+    """`_refine` of the images split over the pool's workers (known: as `_refine` takes it, for
+    all the images): (len(images), box.size) codes and the segments cast."""
     levels = box.levels(valid, z, stride)
     cells = box.cells()
     # a few jobs per worker, taken as they come free: no worker waits on a slow region
     parts = np.array_split(np.arange(len(images)), JOBS * pool.workers if pool.parallel else 1)
-    jobs = [(cells, levels, images[p], targets_vary, None if known is None else known[p],
-             share_last) for p in parts if len(p)]
+    jobs = [(cells, levels, images[p], targets_vary,
+             None if known is None else (known[0], known[1][p]), share_last)
+            for p in parts if len(p)]
     results = pool.starmap(_refine, jobs)
     return np.concatenate([r[0] for r in results]), sum(r[1] for r in results)
 
 
 def _refine(caster: _Sight, cells: np.ndarray, levels: list, images: np.ndarray,
-            targets_vary: bool, known: np.ndarray | None,
+            targets_vary: bool, known: tuple | None,
             share_last: bool) -> tuple[np.ndarray, int]:
     """Codes (`_Sight.codes`) of each image over the
     box's slots, -1 where the slot holds no valid cell.
 
     images: the fixed end of each image (a target cell when targets_vary is False: the slots
-    are sources; a source cell otherwise); known: codes already set (lattice), or None;
+    are sources; a source cell otherwise); known: codes already set, (slots (s,), codes
+    (len(images), s): the lattice's), or None;
     share_last: the last level's answers are shared later (else they skip the unsure test).
     Returns the codes (images, slots) and the segments cast.
     """
     before = caster.segments
     k = len(images)
     # (slots, images): a slot's codes lie together, so gathering parents copies whole rows
-    values = (np.full((len(cells), k), -1, dtype=np.int8) if known is None
-              else np.ascontiguousarray(known.T))
+    values = np.full((len(cells), k), -1, dtype=np.int8)
+    if known is not None:
+        values[known[0]] = known[1].T
     for slots, parents, backing, last in levels:
         shared = share_last or not last
         if parents.shape[1]:
