@@ -11,6 +11,7 @@ from battlesight.rulesets.layout.analysis import terrain_world
 from battlesight.rulesets.layout.bench import analysis_row, batch_row, format_layout_bench
 from battlesight.rulesets.layout.forked import exhaustive_pair_sight
 from battlesight.rulesets.layout.refine import default_stride, field_difference, refined_pair_sight
+from battlesight.rulesets.layout.shared_sight import SharedSight
 from battlesight.scenes import scene_from_dict
 from battlesight.viewer.cli import main
 
@@ -171,7 +172,7 @@ def test_default_casts_every_pair_where_few_answers_could_be_shared(monkeypatch)
     monkeypatch.setattr(refine, "MIN_SURE", 0.0)
     assert refined_pair_sight(world, grid, rows, groups, test, workers=1).segments > \
         refined.segments  # the sample, then the refinement
-    assert refine._sure_share(refine._Sight(world, grid.foot, test, 2.0), rows,
+    assert refine._sure_share(SharedSight(world, grid.foot, test, 2.0), rows,
                               np.concatenate(groups)) > 0.3
 
 

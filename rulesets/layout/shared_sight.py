@@ -1,0 +1,191 @@
+"""Sight between pairs of grid cells as a layout refinement shares it (`refine`): the
+`pair_sight` test of each pair as an int8 code, its two answers and whether a neighbouring cell
+may take them (sure), take them with a check (VERIFY) or not at all (unsure)."""
+
+from __future__ import annotations
+
+import numpy as np
+from battlesight.geometry import planar
+from battlesight.geometry.primitives import prism
+from battlesight.geometry.ray import RayScene
+from battlesight.geometry.ruins import PIER, WINDOW_WIDTH
+from battlesight.geometry.viewshed import (
+    _CLEAR,
+    _FINAL,
+    SightTest,
+    _Caster,
+    inside_closed,
+    is_column,
+)
+from battlesight.geometry.world import World
+
+#: Narrowest window or pier of a ruin in inches (`geometry.ruins`: windows 1.5", piers 1"): a
+#: lattice step wider than this can hold one between two lattice cells.
+OPENING = min(WINDOW_WIDTH, PIER)
+
+SEES, SEEN = 1, 4  # code bits: source sees target, target sees source
+UNSURE = 2 | 8  # either direction's answer may differ at a neighbouring cell
+VERIFY = 16  # a neighbour taking the answer casts its own first segment to check it
+ANSWER = SEES | SEEN
+NOT_SHARED = UNSURE | -128  # unsure, or no answer yet (-1: the sign bit)
+
+
+class SharedSight:
+    """The `pair_sight` test of one pair of cells, with whether its answer can be shared.
+
+    An answer is unsure (never copied to a neighbour) when a lower segment decided it. It is
+    copied with a check (VERIFY: the neighbour casts its own first segment, and is cast in
+    full where that disagrees) when its first segment was blocked by a piece with openings or
+    overhangs (a ruin's windows, a mesh: sight flips within a cell there), or when that segment
+    crosses (or lies wholly in) the hull, grown by one lattice step in plan, of a mesh, of a
+    piece made of several parts (the gaps between a forest's trunks) or of one thinner than two
+    lattice steps (whose shadow could fall between lattice cells): every segment that such a
+    piece could block between two lattice neighbours passes within a step of it. Where the
+    step is wider than a ruin's narrowest window or pier (OPENING), one fits between two
+    lattice cells: then the hulls of a ruin's walls and floors join them, and answers near any
+    such hull are unsure.
+    """
+
+    def __init__(self, world: World, foot: np.ndarray, test: SightTest, spacing: float):
+        self.caster = _Caster(world, foot, test)
+        self.test = test
+        self.wide = spacing > OPENING  # a window or pier fits between lattice cells
+        hulls = []
+        for entry in world.terrain.values():
+            solid = entry.geometry.solid
+            if solid is None:
+                continue
+            parts = _parts(solid)
+            if entry.floors and not is_column(solid):  # a ruin: walls and floor slabs
+                if self.wide:
+                    hulls += [_grown_hull(p, spacing) for p in parts]
+            elif not is_column(solid) or len(parts) > 1 or _width(solid) < 2.0 * spacing:
+                hulls.append(_grown_hull(solid.vertices, spacing))
+        self.hulls = RayScene(hulls) if hulls else None
+        hs0, ht0 = test.pairs[0]
+        self.near = {h: inside_closed(self.hulls, self.caster.foot + [0.0, 0.0, h])
+                     if hulls else np.zeros(len(foot), dtype=bool) for h in {hs0, ht0}}
+
+    @property
+    def segments(self) -> int:
+        return self.caster.segments
+
+    @property
+    def symmetric_first(self) -> bool:
+        """Whether the first segment serves both directions (its two heights equal)."""
+        hs0, ht0 = self.test.pairs[0]
+        return hs0 == ht0
+
+    def codes(self, a: np.ndarray, b: np.ndarray, shared: bool = True,
+              known: bool | None = None) -> np.ndarray:
+        """(k,) int8 codes of the pairs (a[i], b[i]): SEES, SEEN, the unsure bits (set for
+        every pair when shared is False: answers no neighbour will read skip the hull test)
+        and VERIFY (a neighbour taking the answer checks it with its first segment). known:
+        whether the first segment of every pair is clear, where a check cast it already (its
+        heights equal: one segment both ways); it is not cast again."""
+        hs0, ht0 = self.test.pairs[0]
+        there = self._first(a, b, hs0, ht0, shared, known)
+        back = there if hs0 == ht0 else self._first(b, a, hs0, ht0, shared)
+        ab, unsure_ab, check_ab = self._lower(a, b, *there)
+        ba, unsure_ba, check_ba = self._lower(b, a, *back)
+        if self.test.symmetric:
+            ab = ba = ab | ba
+            unsure_ab = unsure_ba = unsure_ab | unsure_ba
+        bits = [(ab, SEES), (unsure_ab, 2), (ba, SEEN), (unsure_ba, 8),
+                (check_ab | check_ba, VERIFY)]
+        code = np.zeros(len(a), dtype=np.int8)
+        for flag, bit in bits:  # int8 throughout: the codes of millions of pairs
+            code |= flag.view(np.int8) * np.int8(bit)
+        return code
+
+    def first_clear(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(k,) bool: whether the test's first segment is clear either way between a[i] and
+        b[i] (one segment when its heights are equal)."""
+        hs0, ht0 = self.test.pairs[0]
+        clear = self.caster.clear(a, hs0, b, ht0)
+        if hs0 != ht0:
+            clear |= self.caster.clear(b, hs0, a, ht0)
+        return clear
+
+    def _first(self, a, b, hs0, ht0, shared: bool,
+               known: bool | None = None) -> tuple[np.ndarray, ...]:
+        """The test's first segments a -> b: clear; blocked by a piece with openings (not by
+        a column); unsure (every answer when not shared); near a risky piece's hull."""
+        if known is None:
+            code = self.caster.codes(a, hs0, b, ht0)
+        elif known:
+            code = np.full(len(a), _CLEAR, dtype=np.int8)
+        else:
+            code = self.caster.classify_blocked(a, hs0, b, ht0)
+        clear = code == _CLEAR
+        opened = (code != _CLEAR) & (code != _FINAL)
+        unsure = np.full(len(code), not shared)
+        near = np.zeros(len(code), dtype=bool)
+        if shared and self.hulls is not None:
+            idx = np.flatnonzero(~opened)
+            origins, delta, far = self.caster._rays(a[idx], hs0, b[idx], ht0)
+            near[idx[self.hulls.occluded(origins, delta, far)]] = True
+            near |= self.near[hs0][a] & self.near[ht0][b]  # wholly inside: no crossing seen
+            if self.wide:
+                unsure |= near
+        return clear, opened, unsure, near & ~unsure
+
+    def _lower(self, a, b, clear, opened, unsure, near) -> tuple[np.ndarray, ...]:
+        """Whether a sees b (the test's further segments after the first, as `pair_sight`
+        casts them), whether that answer is unsure (a lower segment decided it), and whether
+        it is to be checked (blocked by a piece with openings, or near a risky piece)."""
+        seen, unsure = clear.copy(), unsure.copy()
+        hs0, ht0 = self.test.pairs[0]
+        for hs, ht in self.test.pairs[1:]:
+            lower = hs <= hs0 and ht <= ht0  # columns still block a lower segment
+            todo = np.flatnonzero(~seen & opened) if lower else np.flatnonzero(~seen)
+            found = self.caster.clear(a[todo], hs, b[todo], ht)
+            seen[todo] = found
+            unsure[todo[found]] = True
+        return seen, unsure, (opened & ~seen) | near
+
+
+def _parts(mesh) -> list[np.ndarray]:
+    """The vertices (k, 3) of each connected part of a mesh (faces meeting at a corner, corners
+    at the same point one corner): a ruin's walls and slabs, a forest's trunks. Labels spread
+    over the faces with pointer jumping (a few passes; no graph library to import)."""
+    faces = np.asarray(mesh.faces)
+    if not len(faces):
+        return []
+    vertices = np.asarray(mesh.vertices)
+    _, corner = np.unique(np.round(vertices, 6), axis=0, return_inverse=True)
+    corner = corner.ravel()[faces]  # (m, 3) merged corner of every face corner
+    label = np.arange(int(corner.max()) + 1)
+    while True:
+        new = label.copy()
+        np.minimum.at(new, corner.ravel(), np.repeat(label[corner].min(axis=1), 3))
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    face_label = label[corner[:, 0]]
+    out = []
+    for k in np.unique(face_label):
+        used = np.unique(faces[face_label == k])
+        out.append(vertices[used])
+    return out
+
+
+def _grown_hull(points: np.ndarray, by: float):
+    """A closed prism around points (k, 3) (a mesh's vertices): their convex hull in plan grown
+    by `by` inches each way, from their lowest to their highest z (their 3D hull so grown lies
+    inside it): every sight line that passes within a lattice step of them crosses it."""
+    points = np.asarray(points, dtype=np.float64)
+    offsets = np.array([[dx, dy] for dx in (-by, by) for dy in (-by, by)])
+    grown = (points[None, :, :2] + offsets[:, None, :]).reshape(-1, 2)
+    ring = np.asarray(planar.hull_shape(grown).exterior.coords)[:-1]
+    low, high = float(points[:, 2].min()), float(points[:, 2].max())
+    return prism(ring, low, max(high, low + 1e-3))
+
+
+def _width(mesh) -> float:
+    """Smallest width of a mesh in plan (over 16 directions)."""
+    xy = mesh.vertices[:, :2]
+    angles = np.linspace(0.0, np.pi, 16, endpoint=False)
+    spans = xy @ np.stack([np.cos(angles), np.sin(angles)])
+    return float((spans.max(axis=0) - spans.min(axis=0)).min())
