@@ -21,14 +21,15 @@ window). A block by a piece with openings (a ruin's windows, a mesh), and an ans
 passes within a lattice step of a piece thinner than two steps (a trunk), of one made of
 several parts or of a mesh, is taken with a check: the new cell casts its own first segment
 (eye to eye), and is cast in full where that one disagrees (a window, a thin shadow between
-the neighbours). A cell between two lattice cells skips the check where the four cells half a
-step around it (its two ends, the two centres beside it) all give the answer: a strip of light
-through a window that misses all four is narrower than half a lattice step. Where the lattice
-step is wider than a ruin's windows and piers, its walls and floors make every answer near
-them unsure instead, and no check is skipped (see `SharedSight`). So the answer differs from the
-exhaustive one only where a shadow edge slips between sure, agreeing neighbours, a narrow
-strip of light between checked ones, or the torso alone is seen through an opening that no
-neighbour sees through;
+the neighbours). A cell between two lattice cells skips the check of a block through openings
+where the four cells half a step around it (its two ends, the two centres beside it) all give
+the answer: a strip of light through a window that misses all four is narrower than half a
+lattice step (the check of an answer near a thin piece, whose shadow may be that narrow, is
+always made). Where the lattice step is wider than a ruin's windows and piers, its walls and
+floors make every answer near them unsure instead, and no check is skipped (see
+`shared_sight.SharedSight`). So the answer differs from the exhaustive one only where a shadow
+edge slips between sure, agreeing neighbours, a narrow strip of light between checked ones, or
+the torso alone is seen through an opening that no neighbour sees through;
 `tests/test_layout_refine.py` and `battlesight bench` compare the fields with `analyze --exact`.
 
 At a stride of 1 (grids of COARSE_INCHES or coarser) nothing is shared and every pair is cast
@@ -47,7 +48,7 @@ from battlesight.geometry.world import World
 
 from .forked import Forked, default_workers, exhaustive_pair_sight
 from .lattice import LatticeBox
-from .shared_sight import ANSWER, NOT_SHARED, SEEN, SEES, UNSURE, VERIFY, SharedSight
+from .shared_sight import ANSWER, NEAR, NOT_SHARED, SEEN, SEES, UNSURE, VERIFY, SharedSight
 
 #: Coarse lattice spacing in inches (rounded to a power of two of cells): wider lattices share
 #: more answers but make more of them unsure (the margin around ruins grows with the step).
@@ -186,7 +187,7 @@ def _backed(values: np.ndarray, slots: np.ndarray, backing: np.ndarray, first: n
     new = np.where(take, (nb0 & ANSWER) | UNSURE, values[slots])
     new[against] = -1
     values[slots] = new
-    return (agree | take) & ~against, check & ~(cross & same)
+    return (agree | take) & ~against, check & ~(cross & same & ((first & NEAR) == 0))
 
 
 def _refine_split(pool: Forked, box: LatticeBox, valid: np.ndarray, z: np.ndarray,
@@ -232,7 +233,7 @@ def _refine(caster: SharedSight, cells: np.ndarray, levels: list, images: np.nda
             for j in range(1, parents.shape[1]):
                 agree &= values[parents[:, j]] == first
             values[slots] = np.where(agree, first, np.int8(-1))
-            check = agree & ((first & VERIFY) != 0)
+            check = agree & ((first & (VERIFY | NEAR)) != 0)
             if backing.shape[1] and not caster.wide:  # four neighbours half a step away
                 agree, check = _backed(values, slots, backing, first, agree, check)
             at, img = np.nonzero(check | ~agree)  # one pass: those to check and to cast

@@ -25,7 +25,8 @@ OPENING = min(WINDOW_WIDTH, PIER)
 
 SEES, SEEN = 1, 4  # code bits: source sees target, target sees source
 UNSURE = 2 | 8  # either direction's answer may differ at a neighbouring cell
-VERIFY = 16  # a neighbour taking the answer casts its own first segment to check it
+VERIFY = 16  # blocked through openings: a neighbour taking it checks with its first segment
+NEAR = 32  # near a thin, several-part or mesh piece: checked as VERIFY, and never skipped
 ANSWER = SEES | SEEN
 NOT_SHARED = UNSURE | -128  # unsure, or no answer yet (-1: the sign bit)
 
@@ -88,11 +89,12 @@ class SharedSight:
         back = there if hs0 == ht0 else self._first(b, a, hs0, ht0, shared)
         ab, unsure_ab, check_ab = self._lower(a, b, *there)
         ba, unsure_ba, check_ba = self._lower(b, a, *back)
+        near = there[3] | back[3]
         if self.test.symmetric:
             ab = ba = ab | ba
             unsure_ab = unsure_ba = unsure_ab | unsure_ba
         bits = [(ab, SEES), (unsure_ab, 2), (ba, SEEN), (unsure_ba, 8),
-                (check_ab | check_ba, VERIFY)]
+                (check_ab | check_ba, VERIFY), (near, NEAR)]
         code = np.zeros(len(a), dtype=np.int8)
         for flag, bit in bits:  # int8 throughout: the codes of millions of pairs
             code |= flag.view(np.int8) * np.int8(bit)
@@ -130,10 +132,10 @@ class SharedSight:
                 unsure |= near
         return clear, opened, unsure, near & ~unsure
 
-    def _lower(self, a, b, clear, opened, unsure, near) -> tuple[np.ndarray, ...]:
+    def _lower(self, a, b, clear, opened, unsure, _near) -> tuple[np.ndarray, ...]:
         """Whether a sees b (the test's further segments after the first, as `pair_sight`
         casts them), whether that answer is unsure (a lower segment decided it), and whether
-        it is to be checked (blocked by a piece with openings, or near a risky piece)."""
+        it is blocked by a piece with openings (to be checked)."""
         seen, unsure = clear.copy(), unsure.copy()
         hs0, ht0 = self.test.pairs[0]
         for hs, ht in self.test.pairs[1:]:
@@ -142,7 +144,7 @@ class SharedSight:
             found = self.caster.clear(a[todo], hs, b[todo], ht)
             seen[todo] = found
             unsure[todo[found]] = True
-        return seen, unsure, (opened & ~seen) | near
+        return seen, unsure, opened & ~seen
 
 
 def _parts(mesh) -> list[np.ndarray]:
