@@ -1,4 +1,4 @@
-"""Planar (seen from above) predicates and measures, on shapely 2 and scipy: the one module
+"""Planar (seen from above) predicates and measures, on shapely 2 (GEOS): the one module
 that says whether points lie in a footprint, how far apart two outlines are, whether a sight
 line's plan crosses a hull, and which pieces lie under a base.
 
