@@ -60,10 +60,12 @@ METHODS = ("refined", "every pair", "exact")
 MIN_SURE = 0.4
 #: Pairs sampled for that share.
 SAMPLE = 4096
-#: Sources (stage 2) refined in one block, bounding the block's (sources, cells) array.
-BLOCK_CELLS = 1 << 23
-#: Jobs per worker process of each refinement step.
-JOBS = 4
+#: Sources (stage 2) refined in one block, bounding the block's (sources, cells) array of int8
+#: codes (64 MB: a 72" x 48" table at 0.5" is one block per zone; each block ends with a wait
+#: for its slowest job).
+BLOCK_CELLS = 1 << 26
+#: Jobs per worker process of each refinement step (taken as workers come free).
+JOBS = 8
 
 
 
