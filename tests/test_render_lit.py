@@ -388,3 +388,11 @@ def test_a_portrait_table_is_lit_from_the_front_left_of_its_stream_view():
     sun = lighting.light_battlefield(root, root.attach_new_node("battlefield"), (44, 60), 5.0)
     assert sun.get_h() == pytest.approx(lighting.table_sun((44, 60))[0])
     assert lighting.table_sun((60, 44)) == lighting.SUN_HPR
+
+
+def test_shadow_map_is_no_finer_than_the_frame_needs():
+    from battlesight.viewer import lighting
+
+    assert lighting.shadow_map_for(1920, 1080) == lighting.SHADOW_MAP == 2048
+    assert lighting.shadow_map_for(1280, 720) == lighting.SHADOW_MAP_SMALL == 1024
+    assert lighting.shadow_map_for(720, 1280) == 1024

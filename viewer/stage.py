@@ -109,7 +109,9 @@ class Stage:
         meshes += [e.geometry.area for e in world.terrain.values()]
         top = max([float(m.bounds[1][2]) for m in meshes if m is not None and len(m.faces)]
                   + [float(m.mesh.bounds[1][2]) for m in world.models.values()] + [1.0])
-        self.key_light = lighting.light_battlefield(self.root, battlefield, world.table, top)
+        self.key_light = lighting.light_battlefield(
+            self.root, battlefield, world.table, top,
+            size=lighting.shadow_map_for(self.width, self.height))
         self.camera.node().set_camera_mask(lighting.VIEW_MASK)
 
     def resize(self, width: int, height: int) -> None:
