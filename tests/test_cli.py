@@ -172,3 +172,16 @@ def test_a_reader_that_stops_early_is_no_error():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
+
+
+def test_rulings_bench_rows_on_a_small_table():
+    from battlesight.viewer.rulings_bench import format_rulings_bench, rulings_bench
+
+    f = rulings_bench(5e6, seed=1, models=8, pieces=4, repeat=1)
+    assert f["targets"] == 7 and f["pairs"] == 56 and f["los_all_processes"] == 1
+    assert 0 < f["los_one_target_command_s"] <= f["los_from_command_s"] * 1.5
+    text = format_rulings_bench(f)
+    for label in ("scene load", "los --from, per target (whole command)", "of which the start",
+                  "and each further target", "los --all, 56 pairs (whole command)",
+                  "geometry all pairs"):
+        assert label in text, label
