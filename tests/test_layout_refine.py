@@ -20,6 +20,18 @@ from battlesight.viewer.cli import main
 LAYOUTS = [("wh40k6", 1), ("wmh2", 1), ("aos2", 2)]
 
 
+def _refined_and_exact(tmp_path, capsys, scene, grid: str):
+    """((field, figures) of the default analysis, the same of --exact) of scene at grid."""
+    runs = {}
+    for method in ("refined", "exact"):
+        out = tmp_path / f"{method}.npy"
+        extra = ["--exact"] if method == "exact" else []
+        assert main(["analyze", str(scene), "--grid", grid, "--json", "--save-field", str(out),
+                     *extra]) == 0
+        runs[method] = (np.load(out), json.loads(capsys.readouterr().out))
+    return runs["refined"], runs["exact"]
+
+
 @pytest.mark.parametrize("ruleset, seed", LAYOUTS)
 def test_saved_field_and_figures_match_exact_on_three_layouts(ruleset, seed, tmp_path, capsys,
                                                              monkeypatch):
@@ -30,14 +42,7 @@ def test_saved_field_and_figures_match_exact_on_three_layouts(ruleset, seed, tmp
     assert main(["generate", "--ruleset", ruleset, "--seed", str(seed), "--out",
                  str(scene)]) == 0
     capsys.readouterr()
-    runs = {}
-    for method in ("refined", "exact"):
-        out = tmp_path / f"{method}.npy"
-        extra = ["--exact"] if method == "exact" else []
-        assert main(["analyze", str(scene), "--grid", "1", "--json", "--save-field", str(out),
-                     *extra]) == 0
-        runs[method] = (np.load(out), json.loads(capsys.readouterr().out))
-    (field, fast), (reference, exact) = runs["refined"], runs["exact"]
+    (field, fast), (reference, exact) = _refined_and_exact(tmp_path, capsys, scene, "1")
     diff = field_difference(field, reference)
     assert diff["mean_abs"] <= 0.004 and diff["share_over"] <= 0.005, diff
     for key in ("exposure", "visible_share", "visible_any"):
@@ -73,14 +78,7 @@ def test_saved_field_at_half_an_inch_matches_exact_on_three_layouts(ruleset, see
                  str(scene)]) == 0
     _small_zones(scene)
     capsys.readouterr()
-    runs = {}
-    for method in ("refined", "exact"):
-        out = tmp_path / f"{method}.npy"
-        extra = ["--exact"] if method == "exact" else []
-        assert main(["analyze", str(scene), "--grid", "0.5", "--json", "--save-field", str(out),
-                     *extra]) == 0
-        runs[method] = (np.load(out), json.loads(capsys.readouterr().out))
-    (field, fast), (reference, exact) = runs["refined"], runs["exact"]
+    (field, fast), (reference, exact) = _refined_and_exact(tmp_path, capsys, scene, "0.5")
     assert fast["method"] == "refined" and fast["segments"] < 0.8 * exact["segments"]
     diff = field_difference(field, reference)
     assert diff["mean_abs"] <= 0.004 and diff["share_over"] <= 0.005, diff
