@@ -69,11 +69,15 @@ class Mesh:
         """(m, 3) the centroid of every face."""
         return self.triangles.mean(axis=1)
 
+    def _face_cross(self) -> np.ndarray:
+        """(m, 3) cross product of every face's two edges from its first corner."""
+        tri = self.triangles
+        return np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+
     @property
     def face_normals(self) -> np.ndarray:
         """(m, 3) unit normal of every face by its winding (zero for a degenerate face)."""
-        tri = self.triangles
-        cross = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+        cross = self._face_cross()
         length = np.linalg.norm(cross, axis=1)
         return np.divide(cross, length[:, None], out=np.zeros_like(cross),
                          where=length[:, None] > 0)
@@ -81,9 +85,7 @@ class Mesh:
     @property
     def area_faces(self) -> np.ndarray:
         """(m,) area of every face."""
-        tri = self.triangles
-        return 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]),
-                                    axis=1)
+        return 0.5 * np.linalg.norm(self._face_cross(), axis=1)
 
     def copy(self) -> Mesh:
         """A mesh of copies of the arrays."""

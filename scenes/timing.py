@@ -32,13 +32,14 @@ def command_env() -> dict[str, str]:
     every command where the shell sets PYTHONDONTWRITEBYTECODE (about 0.2 s a command here).
     The bytecode goes to a temporary folder of this run, never into the source tree; the
     package is compiled into it on first use, so no timed command pays for compiling."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if not _PYCACHE:
+    first = not _PYCACHE
+    if first:
         _PYCACHE.append(tempfile.mkdtemp(prefix="battlesight-bench-pyc-"))
         atexit.register(shutil.rmtree, _PYCACHE[0], True)
-        env["PYTHONPYCACHEPREFIX"] = _PYCACHE[0]
-        _compile_package(env)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = _PYCACHE[0]
+    if first:
+        _compile_package(env)
     return env
 
 
