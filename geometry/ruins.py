@@ -162,14 +162,16 @@ def _window_rows(
 
 def _wall_elevation(
     top: np.ndarray, rows: Sequence[tuple[float, float]], columns: Sequence[tuple[float, float]]
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Triangulated elevation of one wall in its (u along, z up) plane: (points (n, 2), CCW
-    triangles (m, 3)).
+    triangles (m, 3), and which triangles (m,) bool make its core).
 
     A grid whose columns break at the wall ends, the window edges and the top edge's knots, and
     whose rows break at 0 and at the window sills and heads; every cell is two triangles except
     the window cells (holes). The last row reaches up to the top edge. Cells share full edges,
-    so the extrusion is watertight.
+    so the extrusion is watertight. The core is the wall below its lowest window (the bottom
+    row under a window column, every row elsewhere): solid from the table up at each point
+    along the wall, a column (`TerrainGeometry.core`).
     """
     us = np.concatenate([top[:, 0], np.ravel(columns)]) if columns else top[:, 0]
     us = np.unique(np.round(us, 9))
@@ -184,7 +186,7 @@ def _wall_elevation(
     in_window = np.zeros(nu - 1, dtype=bool)
     for a, b in columns:
         in_window |= (mid_u > a) & (mid_u < b)
-    tris = []
+    tris, core = [], []
     for j in range(nz - 1):
         cells = np.arange(nu - 1)
         if j % 2 == 1:  # rows 1, 3, ... lie between a sill and a head
@@ -192,7 +194,9 @@ def _wall_elevation(
         p00, p10 = index[cells, j], index[cells + 1, j]
         p01, p11 = index[cells, j + 1], index[cells + 1, j + 1]
         tris += [np.column_stack([p00, p10, p11]), np.column_stack([p00, p11, p01])]
-    return points, np.concatenate(tris)
+        below = np.ones(len(cells), dtype=bool) if j == 0 else ~in_window[cells]
+        core += [below, below]
+    return points, np.concatenate(tris), np.concatenate(core)
 
 
 def _wall_mesh(
@@ -260,7 +264,8 @@ def ruin(
       within LINTEL of the wall's lowest break has no windows on that wall.
 
     Returns TerrainGeometry(solid=slabs + walls, stand=slabs, floors=(slab_thickness, *floors),
-    footprint=(4, 2) CCW rotated rectangle).
+    footprint=(4, 2) CCW rotated rectangle, core=ground slab + walls below their lowest windows,
+    overhang=upper slabs + walls from their lowest windows up).
     """
     sx, sy, height, levels, sides = check_ruin(size, height, floors, walls, wall_thickness,
                                                slab_thickness)
@@ -276,7 +281,7 @@ def ruin(
     depth = BREAK_DEPTH * (height - levels[-1]) if broken else 0.0
     rng = np.random.default_rng(seed) if broken else None
 
-    wall_meshes = []
+    wall_meshes, wall_cores, wall_rest = [], [], []
     for side in sides:
         if side in ("north", "south"):
             u0, u1 = -a, a
@@ -289,8 +294,11 @@ def ruin(
         top = _top_edge(u0, u1, height, depth, rng)
         columns = _window_columns(c0, c1) if windows else []
         rows = _window_rows(storeys, top) if columns else []
-        points, tris = _wall_elevation(top, rows, columns)
+        points, tris, core = _wall_elevation(top, rows, columns)
         wall_meshes.append(_wall_mesh(side, (a, b), t, points, tris))
+        wall_cores.append(_wall_mesh(side, (a, b), t, points, tris[core]))
+        if not core.all():
+            wall_rest.append(_wall_mesh(side, (a, b), t, points, tris[~core]))
 
     stand = place(concatenate(slabs), at, rotation)
     walls_mesh = concatenate(wall_meshes)
@@ -300,7 +308,15 @@ def ruin(
         stand=stand,
         floors=levels,
         footprint=to_table(rectangle(sx, sy), at, rotation),
+        core=place(concatenate([slabs[0], *wall_cores]), at, rotation),
+        overhang=_overhang([place(m, at, rotation) for m in slabs[1:] + wall_rest]),
     )
+
+
+def _overhang(meshes: list[Mesh]) -> Mesh | None:
+    """A ruin's overhang (its upper slabs, and its walls from their lowest windows up), or None
+    where it has none."""
+    return concatenate(meshes) if meshes else None
 
 
 # -- polygonal ruins ----------------------------------------------------------------------------
@@ -378,7 +394,8 @@ def polygon_ruin(
     them. Walls that meet at a corner overlap there (separate closed shells).
 
     Returns TerrainGeometry(solid=slabs + walls, stand=slabs, floors=levels, footprint=the
-    CCW outline).
+    CCW outline, core=ground slab + walls below their lowest windows, overhang=upper slabs +
+    walls from their lowest windows up).
     """
     outline, height, levels, edges = check_polygon_ruin(polygon, height, floors, walls,
                                                         wall_thickness, slab_thickness)
@@ -394,7 +411,7 @@ def polygon_ruin(
     rng = np.random.default_rng(seed) if broken else None
     n = len(outline)
     walled = set(edges)
-    meshes = []
+    meshes, cores, rest = [], [], []
     for i in edges:
         a, b = outline[i], outline[(i + 1) % n]
         length = float(np.hypot(*(b - a)))
@@ -405,8 +422,13 @@ def polygon_ruin(
         top = _top_edge(0.0, length, height, depth, rng)
         columns = _window_columns(c0, c1) if windows else []
         rows = _window_rows(storeys, top) if columns else []
-        points, tris = _wall_elevation(top, rows, columns)
+        points, tris, core = _wall_elevation(top, rows, columns)
         meshes.append(_stand_wall(a, along, inward, t, points, tris))
+        cores.append(_stand_wall(a, along, inward, t, points, tris[core]))
+        if not core.all():
+            rest.append(_stand_wall(a, along, inward, t, points, tris[~core]))
     stand = concatenate(slabs)
     return TerrainGeometry(solid=concatenate([stand, concatenate(meshes)]), stand=stand,
-                           floors=levels, footprint=outline)
+                           floors=levels, footprint=outline,
+                           core=concatenate([slabs[0], *cores]),
+                           overhang=_overhang(slabs[1:] + rest))

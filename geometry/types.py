@@ -26,6 +26,13 @@ class TerrainGeometry:
                where models stand on the table inside the piece.
     floors:    z of each walkable level of a ruin or building, ground level first; () otherwise.
     footprint: (k, 2) polygon of the piece on the table, counter-clockwise.
+    core:      closed mesh inside solid that fills, above each point of its plan, the table up to
+               its top (a ruin's ground slab and walls below their lowest windows); None where
+               the builder knows none. A sight line it blocks stays blocked with either end
+               lowered, as one a column (`geometry.viewshed.is_column`) blocks.
+    overhang:  with a core, the closed mesh of the rest of solid (solid is core and overhang
+               together: a ruin's upper slabs and walls from their lowest windows up); None
+               where the core is the whole solid, or there is no core.
     """
 
     solid: Mesh | None
@@ -33,6 +40,8 @@ class TerrainGeometry:
     stand: Mesh | None = None
     floors: tuple[float, ...] = ()
     footprint: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    core: Mesh | None = None
+    overhang: Mesh | None = None
     _shape: tuple = field(default=(None, None), init=False, repr=False, compare=False)
 
     @property

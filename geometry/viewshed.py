@@ -210,7 +210,10 @@ def is_column(mesh, eps: float = 1e-6) -> bool:
     return bool(np.all(np.abs(mesh.vertices[mesh.faces[down]][..., 2]) <= 1e-4))
 
 
-_CLEAR, _FINAL, _OPEN = 0, 1, 2  # stage-1 codes: clear; blocked by columns; blocked otherwise
+#: Stage-1 codes of a segment: clear; blocked by a column or a canopy (lower segments are
+#: blocked too); blocked otherwise; blocked by the core of a piece with openings (lower segments
+#: are blocked too, but a neighbouring segment may pass the piece's openings).
+_CLEAR, _FINAL, _OPEN, _CORE = 0, 1, 2, 3
 
 
 class _Caster:
@@ -222,10 +225,23 @@ class _Caster:
         self.foot = np.asarray(foot, dtype=np.float64)
         self.foot32 = self.foot.astype(np.float32)
         self._raised: dict[float, np.ndarray] = {}  # float32 points h above every foot
-        solids = [e.geometry.solid for e in world.terrain.values() if e.geometry.solid is not None]
-        columns = [m for m in solids if is_column(m)]
-        self.open = len(columns) < len(solids)  # some pieces have openings or overhangs
-        self.columns = RayScene(columns) if columns and self.open else None
+        geoms = [e.geometry for e in world.terrain.values() if e.geometry.solid is not None]
+        column = [is_column(g.solid) for g in geoms]
+        columns = [g.solid for g, c in zip(geoms, column, strict=True) if c]
+        opens = [g for g, c in zip(geoms, column, strict=True) if not c]
+        cores = [g.core for g in opens if g.core is not None and len(g.core.faces)]
+        self.open = bool(opens)  # some pieces have openings or overhangs
+        # classifying: what blocks a segment lowered at either end too (the columns and the
+        # open pieces' cores), cast first; the open pieces' solids for the segments it lets by;
+        # the columns alone to tell a core's block (_CORE) from a column's where asked
+        self.lowering = RayScene(columns + cores) if self.open and (columns or cores) else None
+        # past the cores, an open piece blocks with its overhang (its solid is the two)
+        rest = [g.solid if g.core is None or not len(g.core.faces) else g.overhang
+                for g in opens]
+        rest = [m for m in rest if m is not None and len(m.faces)]
+        self.opens = RayScene(rest) if self.open and (rest or not cores) else None
+        self.columns = RayScene(columns) if self.open and columns and cores else None
+        self.has_cores = bool(cores)
         self.area = world.area_scene if test.canopy_limit is not None else None
         if self.area is not None and self.area.size == 0:
             self.area = None
@@ -260,42 +276,66 @@ class _Caster:
         return origins, delta, far
 
     def codes(self, src: np.ndarray, hs: float, dst: np.ndarray, ht: float,
-              classify: bool = True) -> np.ndarray:
+              classify: bool = True, cores: bool = False) -> np.ndarray:
         """(k,) int8 per segment from hs above foot[src] to ht above foot[dst]: _CLEAR,
-        _FINAL (blocked by a column or a canopy: lower segments are blocked too) or _OPEN
-        (blocked otherwise; every block is _OPEN when classify is False)."""
+        _FINAL (blocked by a column or a canopy: lower segments are blocked too), _CORE
+        (blocked by the core of a piece with openings and no column: lower segments are
+        blocked too; _FINAL unless cores is True) or _OPEN (blocked otherwise; every block is
+        _OPEN when classify is False)."""
         out = np.empty(len(src), dtype=np.int8)
         for lo in range(0, len(src), CHUNK):
             hi = lo + CHUNK
-            out[lo:hi] = self._codes(src[lo:hi], hs, dst[lo:hi], ht, classify)
+            out[lo:hi] = self._codes(src[lo:hi], hs, dst[lo:hi], ht, classify, cores)
         return out
 
-    def classify_blocked(self, src: np.ndarray, hs: float, dst: np.ndarray,
-                         ht: float) -> np.ndarray:
+    def classify_blocked(self, src: np.ndarray, hs: float, dst: np.ndarray, ht: float,
+                         cores: bool = False) -> np.ndarray:
         """`codes` of segments already known to be blocked by solid terrain (a `clear` that
-        said no): _FINAL where a column blocks them, else _OPEN; not counted again as
-        segments."""
+        said no): not counted again as segments."""
         if not self.open:
             return np.full(len(src), _FINAL, dtype=np.int8)
         code = np.full(len(src), _OPEN, dtype=np.int8)
-        if self.columns is not None and len(src):
+        if len(src) and self.lowering is not None:
             origins, delta, far = self._rays(src, hs, dst, ht, count=False)
-            code[self.columns.occluded(origins, delta, far)] = _FINAL
+            low = self._lowered(origins, delta, far, cores)
+            code[low != _CLEAR] = low[low != _CLEAR]
+        return code
+
+    def _lowered(self, origins: np.ndarray, delta: np.ndarray, far: np.ndarray,
+                 cores: bool) -> np.ndarray:
+        """(k,) int8 of rays (k, 3) (k, 3) (k,) against what blocks a lowered segment too:
+        _CLEAR where nothing of it does; _FINAL where a column does; _CORE where only an open
+        piece's core does, when cores are told apart (else _FINAL)."""
+        low = self.lowering.occluded(origins, delta, far)
+        cores = cores and self.has_cores
+        code = low.view(np.int8) * np.int8(_CORE if cores and self.columns is None else _FINAL)
+        if cores and self.columns is not None:
+            idx = np.flatnonzero(low)
+            column = self.columns.occluded(origins[idx], delta[idx], far[idx])
+            code[idx[~column]] = _CORE
         return code
 
     def clear(self, src: np.ndarray, hs: float, dst: np.ndarray, ht: float) -> np.ndarray:
         """(k,) bool: whether those segments are clear."""
         return self.codes(src, hs, dst, ht, classify=False) == _CLEAR
 
-    def _codes(self, src, hs, dst, ht, classify: bool) -> np.ndarray:
+    def _codes(self, src, hs, dst, ht, classify: bool, cores: bool) -> np.ndarray:
         origins, delta, lengths = self._rays(src, hs, dst, ht)
-        blocked = self.solid.occluded(origins, delta, lengths)
-        final = _FINAL if classify and not self.open else _OPEN
-        code = blocked.view(np.int8) * np.int8(final)  # _CLEAR is 0
-        if classify and self.columns is not None:
-            idx = np.flatnonzero(blocked)
-            column = self.columns.occluded(origins[idx], delta[idx], lengths[idx])
-            code[idx[column]] = _FINAL
+        if classify and self.open:
+            # what blocks lowered segments too first, then the open pieces for what it lets by
+            if self.lowering is not None:
+                code = self._lowered(origins, delta, lengths, cores)
+                if self.opens is not None:
+                    rest = np.flatnonzero(code == _CLEAR)
+                    by_open = self.opens.occluded(origins[rest], delta[rest], lengths[rest])
+                    code[rest[by_open]] = _OPEN
+            else:
+                code = self.opens.occluded(origins, delta, lengths).view(np.int8) * np.int8(_OPEN)
+            blocked = code != _CLEAR
+        else:
+            blocked = self.solid.occluded(origins, delta, lengths)
+            final = _FINAL if classify else _OPEN
+            code = blocked.view(np.int8) * np.int8(final)  # _CLEAR is 0
         if self.area is not None:
             todo = np.flatnonzero(~blocked)
             inside = self.inside[hs][src[todo]]

@@ -9,6 +9,7 @@ daemonic process (a Dask worker may not start children), the jobs run here one a
 
 from __future__ import annotations
 
+import mmap
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -25,6 +26,17 @@ def default_workers() -> int:
     """Worker processes for one analysis: the CPUs this process may use, at most two."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(2, cpus or 1))
+
+
+def shared_zeros(shape: tuple[int, ...], dtype) -> np.ndarray:
+    """A zeroed array in memory shared with the processes forked after it is made (an
+    anonymous shared mapping): workers write their answers into it in place, nothing pickled
+    back. Freed with its last view."""
+    dtype = np.dtype(dtype)
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if not size:
+        return np.zeros(shape, dtype=dtype)
+    return np.frombuffer(mmap.mmap(-1, size), dtype=dtype).reshape(shape)
 
 
 def forks(workers: int) -> bool:

@@ -41,12 +41,13 @@ forked worker processes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from battlesight.geometry.viewshed import PairSight, SightTest, StandingGrid
 from battlesight.geometry.world import World
 
-from .forked import Forked, default_workers, exhaustive_pair_sight
+from .forked import Forked, default_workers, exhaustive_pair_sight, shared_zeros
 from .lattice import LatticeBox
 from .shared_sight import ANSWER, NEAR, NOT_SHARED, SEEN, SEES, UNSURE, VERIFY, SharedSight
 
@@ -60,13 +61,25 @@ METHODS = ("refined", "every pair", "exact")
 MIN_SURE = 0.4
 #: Pairs sampled for that share.
 SAMPLE = 4096
-#: Sources (stage 2) refined in one block, bounding the block's (sources, cells) array of int8
-#: codes (64 MB: a 72" x 48" table at 0.5" is one block per zone; each block ends with a wait
-#: for its slowest job).
-BLOCK_CELLS = 1 << 26
+#: Largest (slots, images) array of int8 codes one job refines (8 MB): a refinement step is
+#: split into at least that many jobs.
+JOB_CELLS = 1 << 23
 #: Jobs per worker process of each refinement step (taken as workers come free).
 JOBS = 8
 
+
+@dataclass
+class _Work:
+    """What the refinement's jobs share (inherited by forked workers): the caster, and the
+    arrays they write their answers into in place (`forked.shared_zeros`).
+
+    code: (rows, cols) the pairs' codes (stage 2); lattice: per group, (rows, the group's
+    lattice cells) the codes of stage 1, which stage 2 starts from.
+    """
+
+    caster: SharedSight
+    code: np.ndarray
+    lattice: list[np.ndarray]
 
 
 def default_stride(cell: float) -> int:
@@ -111,7 +124,6 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
     report.update(method="refined", stride=stride)
     shape = grid.shape
     n = shape[0] * shape[1]
-    code = np.zeros((len(rows), bounds[-1]), dtype=np.int8)
     z = grid.foot[:, 2]
     is_row = np.zeros(n, dtype=bool)
     is_row[rows] = True
@@ -122,18 +134,23 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
         group_of[cells] = g
     where = np.full(n, -1)
     where[rows] = np.arange(len(rows))
+    lattices = []
+    for cells in groups:
+        iy, ix = np.divmod(cells, shape[1])
+        lattices.append(cells[(iy % stride == 0) & (ix % stride == 0)])
+    # the workers write into these (made before they fork): no answer is pickled back
+    work = _Work(caster, shared_zeros((len(rows), bounds[-1]), np.int8),
+                 [shared_zeros((len(rows), len(lat)), np.int8) for lat in lattices])
+    code = work.code
     segments = caster.segments  # the sample's, when one was cast
-    with Forked(caster, workers) as pool:
+    with Forked(work, workers) as pool:
         for g, cells in enumerate(groups):
             if not len(cells):
                 continue
-            iy, ix = np.divmod(cells, shape[1])
-            lattice = cells[(iy % stride == 0) & (ix % stride == 0)]
+            lattice = lattices[g]
             # stage 1: the group's lattice cells as targets, refined over the source grid
-            first, cast = _refine_split(pool, box_rows, is_row, z, lattice, stride,
-                                        targets_vary=False, known=None, share_last=True)
-            segments += cast
-            lattice_codes = first[:, row_at].T  # (rows, lattice targets)
+            jobs = [(lattice[p], p, row_at) for p in _parts(pool, len(lattice), box_rows.size)]
+            segments += _run(pool, _lattice_job, box_rows, is_row, z, stride, g, jobs)
             # stage 2: each source row (but those of later groups) over the group's cells
             is_col = np.zeros(n, dtype=bool)
             is_col[cells] = True
@@ -141,14 +158,10 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
             col_at, lattice_at = box.index(cells), box.index(lattice)
             covered = len(cells) and (where[cells] >= 0).all()  # later rows take the transpose
             todo = np.flatnonzero(group_of[rows] <= g) if covered else np.arange(len(rows))
-            step = max(1, BLOCK_CELLS // box.size)
-            for lo in range(0, len(todo), step):
-                part = todo[lo:lo + step]
-                known = (lattice_at, lattice_codes[part])  # the workers fill in the box
-                block, cast = _refine_split(pool, box, is_col, z, rows[part], stride,
-                                            targets_vary=True, known=known, share_last=False)
-                code[part, bounds[g]:bounds[g + 1]] = block[:, col_at]
-                segments += cast
+            span = (int(bounds[g]), int(bounds[g + 1]))
+            jobs = [(rows[todo[p]], todo[p], lattice_at, col_at, span)
+                    for p in _parts(pool, len(todo), box.size)]
+            segments += _run(pool, _cells_job, box, is_col, z, stride, g, jobs)
     for g, cells in enumerate(groups):  # later groups' rows, from the earlier group's rows
         if not len(cells) or (where[cells] < 0).any():
             continue
@@ -192,20 +205,39 @@ def _backed(values: np.ndarray, slots: np.ndarray, backing: np.ndarray, first: n
     return (agree | take) & ~against, check & ~(cross & same & ((first & NEAR) == 0))
 
 
-def _refine_split(pool: Forked, box: LatticeBox, valid: np.ndarray, z: np.ndarray,
-                  images: np.ndarray, stride: int, targets_vary: bool, known: tuple | None,
-                  share_last: bool) -> tuple[np.ndarray, int]:
-    """`_refine` of the images split over the pool's workers (known: as `_refine` takes it, for
-    all the images): (len(images), box.size) codes and the segments cast."""
+def _parts(pool: Forked, count: int, slots: int) -> list[np.ndarray]:
+    """The images of a refinement step split into jobs: a few per worker, taken as they come
+    free (no worker waits on a slow region), each refining at most JOB_CELLS codes."""
+    jobs = max(JOBS * pool.workers if pool.parallel else 1, -(-count * slots // JOB_CELLS))
+    return [p for p in np.array_split(np.arange(count), min(jobs, max(count, 1))) if len(p)]
+
+
+def _run(pool: Forked, job, box: LatticeBox, valid: np.ndarray, z: np.ndarray, stride: int,
+         group: int, jobs: list[tuple]) -> int:
+    """Run one refinement step's jobs over the box's levels; the segments they cast."""
     levels = box.levels(valid, z, stride)
     cells = box.cells()
-    # a few jobs per worker, taken as they come free: no worker waits on a slow region
-    parts = np.array_split(np.arange(len(images)), JOBS * pool.workers if pool.parallel else 1)
-    jobs = [(cells, levels, images[p], targets_vary,
-             None if known is None else (known[0], known[1][p]), share_last)
-            for p in parts if len(p)]
-    results = pool.starmap(_refine, jobs)
-    return np.concatenate([r[0] for r in results]), sum(r[1] for r in results)
+    return sum(pool.starmap(job, [(cells, levels, group, *j) for j in jobs]))
+
+
+def _lattice_job(work: _Work, cells: np.ndarray, levels: list, group: int,
+                 targets: np.ndarray, at: np.ndarray, row_slots: np.ndarray) -> int:
+    """Stage 1 for some of a group's lattice cells (targets, columns `at` of its lattice
+    codes), refined over the box of source rows (`row_slots`: the rows' slots)."""
+    values, cast = _refine(work.caster, cells, levels, targets, False, None, True)
+    work.lattice[group][:, at] = values[row_slots]
+    return cast
+
+
+def _cells_job(work: _Work, cells: np.ndarray, levels: list, group: int,
+               sources: np.ndarray, at: np.ndarray, lattice_slots: np.ndarray,
+               col_slots: np.ndarray, span: tuple[int, int]) -> int:
+    """Stage 2 for some source rows (`at` of them), refined over the group's box from their
+    lattice codes (`lattice_slots`: the lattice cells' slots; `col_slots`: the group's)."""
+    known = (lattice_slots, work.lattice[group][at])
+    values, cast = _refine(work.caster, cells, levels, sources, True, known, False)
+    work.code[at, span[0]:span[1]] = values[col_slots].T
+    return cast
 
 
 def _refine(caster: SharedSight, cells: np.ndarray, levels: list, images: np.ndarray,
@@ -218,7 +250,7 @@ def _refine(caster: SharedSight, cells: np.ndarray, levels: list, images: np.nda
     are sources; a source cell otherwise); known: codes already set, (slots (s,), codes
     (len(images), s): the lattice's), or None;
     share_last: the last level's answers are shared later (else they skip the unsure test).
-    Returns the codes (images, slots) and the segments cast.
+    Returns the codes (slots, images) and the segments cast.
     """
     before = caster.segments
     k = len(images)
@@ -264,7 +296,7 @@ def _refine(caster: SharedSight, cells: np.ndarray, levels: list, images: np.nda
         here, there = images[img], cells[slots[at]]
         src, dst = (here, there) if targets_vary else (there, here)
         values[slots[at], img] = caster.codes(src, dst, shared)
-    return values.T, caster.segments - before
+    return values, caster.segments - before
 
 
 def field_difference(field: np.ndarray, reference: np.ndarray, over: float = 0.05) -> dict:

@@ -12,6 +12,7 @@ from battlesight.geometry.ruins import PIER, WINDOW_WIDTH
 from battlesight.geometry.viewshed import (
     _CLEAR,
     _FINAL,
+    _OPEN,
     SightTest,
     _Caster,
     inside_closed,
@@ -89,7 +90,7 @@ class SharedSight:
         back = there if hs0 == ht0 else self._first(b, a, hs0, ht0, shared)
         ab, unsure_ab, check_ab = self._lower(a, b, *there)
         ba, unsure_ba, check_ba = self._lower(b, a, *back)
-        near = there[3] | back[3]
+        near = there[4] | back[4]
         if self.test.symmetric:
             ab = ba = ab | ba
             unsure_ab = unsure_ba = unsure_ab | unsure_ba
@@ -112,15 +113,18 @@ class SharedSight:
     def _first(self, a, b, hs0, ht0, shared: bool,
                known: bool | None = None) -> tuple[np.ndarray, ...]:
         """The test's first segments a -> b: clear; blocked by a piece with openings (not by
-        a column); unsure (every answer when not shared); near a risky piece's hull."""
+        a column); so blocked but not by its core (lower segments may pass); unsure (every
+        answer when not shared); near a risky piece's hull."""
+        # a core's block is told from a column's (VERIFY) only where a neighbour reads it
         if known is None:
-            code = self.caster.codes(a, hs0, b, ht0)
+            code = self.caster.codes(a, hs0, b, ht0, cores=shared)
         elif known:
             code = np.full(len(a), _CLEAR, dtype=np.int8)
         else:
-            code = self.caster.classify_blocked(a, hs0, b, ht0)
+            code = self.caster.classify_blocked(a, hs0, b, ht0, cores=shared)
         clear = code == _CLEAR
-        opened = (code != _CLEAR) & (code != _FINAL)
+        opened = (code != _CLEAR) & (code != _FINAL)  # by a piece with openings
+        lowered = code == _OPEN  # and not by its core: a lower segment may pass
         unsure = np.full(len(code), not shared)
         near = np.zeros(len(code), dtype=bool)
         if shared and self.hulls is not None:
@@ -130,9 +134,9 @@ class SharedSight:
             near |= self.near[hs0][a] & self.near[ht0][b]  # wholly inside: no crossing seen
             if self.wide:
                 unsure |= near
-        return clear, opened, unsure, near & ~unsure
+        return clear, opened, lowered, unsure, near & ~unsure
 
-    def _lower(self, a, b, clear, opened, unsure, _near) -> tuple[np.ndarray, ...]:
+    def _lower(self, a, b, clear, opened, lowered, unsure, _near) -> tuple[np.ndarray, ...]:
         """Whether a sees b (the test's further segments after the first, as `pair_sight`
         casts them), whether that answer is unsure (a lower segment decided it), and whether
         it is blocked by a piece with openings (to be checked)."""
@@ -140,7 +144,7 @@ class SharedSight:
         hs0, ht0 = self.test.pairs[0]
         for hs, ht in self.test.pairs[1:]:
             lower = hs <= hs0 and ht <= ht0  # columns still block a lower segment
-            todo = np.flatnonzero(~seen & opened) if lower else np.flatnonzero(~seen)
+            todo = np.flatnonzero(~seen & lowered) if lower else np.flatnonzero(~seen)
             found = self.caster.clear(a[todo], hs, b[todo], ht)
             seen[todo] = found
             unsure[todo[found]] = True
