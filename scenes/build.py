@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from battlesight.geometry import meshfile, ruins, terrain, volumes
+from battlesight.geometry import meshfile, polygon_ruins, ruins, terrain, volumes
 from battlesight.geometry.primitives import BuildInputError, prism
 from battlesight.geometry.types import ModelVolume, TerrainGeometry
 from battlesight.geometry.world import World
@@ -126,9 +126,9 @@ def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeom
     if kind == "box":
         return terrain.box(d["at"], d["size"], d.get("rotation", 0.0))
     if kind == "ruin" and "polygon" in d:
-        return ruins.polygon_ruin(d["polygon"], d["height"], floors=tuple(d.get("floors", ())),
-                                  walls=d.get("walls"), windows=bool(d.get("windows", True)),
-                                  broken=bool(d.get("broken", False)))
+        return polygon_ruins.polygon_ruin(
+            d["polygon"], d["height"], floors=tuple(d.get("floors", ())), walls=d.get("walls"),
+            windows=bool(d.get("windows", True)), broken=bool(d.get("broken", False)))
     if kind == "area":
         outline = piece_footprint(piece)
         height = float(d.get("height", DEFAULT_AREA_HEIGHT))

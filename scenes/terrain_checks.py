@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from battlesight.geometry import ruins, terrain
+from battlesight.geometry import polygon_ruins, ruins, terrain
 from battlesight.geometry.primitives import BuildInputError, require_simple_polygon
 
 from .checks import Checker, line_of, show
@@ -102,7 +102,7 @@ def _check_polygon_ruin(ck: Checker, m: dict, path: str) -> None:
         ck.add(line_of(m, "walls"), f"{path}.walls", f"names an edge twice: {show(walls)}")
         return
     if pts is not None and height is not None:
-        builder_check(ck, m, path, ruins.check_polygon_ruin, pts, height, floors, walls)
+        builder_check(ck, m, path, polygon_ruins.check_polygon_ruin, pts, height, floors, walls)
 
 
 def _check_area(ck: Checker, m: dict, path: str) -> None:

@@ -4,7 +4,7 @@ them (lower segments skipped where the core blocks) give the answers of the plai
 
 import numpy as np
 import pytest
-from battlesight.geometry import ruins
+from battlesight.geometry import polygon_ruins, ruins
 from battlesight.geometry.mesh import as_trimesh
 from battlesight.geometry.ray import RayScene
 from battlesight.geometry.viewshed import SightTest, inside_closed, is_column, pair_sight
@@ -17,7 +17,7 @@ RUINS = {
     "broken top": ruins.ruin((0.0, 0.0), (8, 5), 5, broken=True, seed=3, stair_gap=True,
                              floors=(2.5,)),
     "no windows": ruins.ruin((0.0, 0.0), (5, 5), 3, windows=False),
-    "polygon": ruins.polygon_ruin([[0, 0], [9, 0], [9, 4], [4, 4], [4, 8], [0, 8]], 6,
+    "polygon": polygon_ruins.polygon_ruin([[0, 0], [9, 0], [9, 4], [4, 4], [4, 8], [0, 8]], 6,
                                   floors=(3,), broken=True, seed=1),
 }
 

@@ -15,7 +15,8 @@ import os
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from battlesight.geometry.viewshed import PairSight, SightTest, _Caster, _pair_sight, pair_sight
+from battlesight.geometry.grid_caster import GridCaster, SightTest
+from battlesight.geometry.viewshed import PairSight, _pair_sight, pair_sight
 from battlesight.geometry.world import World
 
 _INHERITED: object = None  # what the forked workers read
@@ -120,7 +121,7 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
             jobs.append((rows[part], cells))
             slots.append((part, g))
     segments = 0
-    with Forked(_Caster(world, foot, test), workers) as pool:  # one caster, inherited
+    with Forked(GridCaster(world, foot, test), workers) as pool:  # one caster, inherited
         for (part, g), (ab, ba, cast) in zip(slots, pool.starmap(_cast, jobs), strict=True):
             sees[part, bounds[g]:bounds[g + 1]] = ab
             seen[part, bounds[g]:bounds[g + 1]] = ba
@@ -141,6 +142,6 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
     return PairSight(sees, seen, segments)
 
 
-def _cast(caster: _Caster, rows: np.ndarray, cols: np.ndarray):
+def _cast(caster: GridCaster, rows: np.ndarray, cols: np.ndarray):
     sight = _pair_sight(caster, rows, cols)
     return sight.sees, sight.seen, sight.segments

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 from battlesight.geometry import planar
-from battlesight.geometry.primitives import prism
-from battlesight.geometry.ray import RayScene
-from battlesight.geometry.ruins import PIER, WINDOW_WIDTH
-from battlesight.geometry.viewshed import (
-    _CLEAR,
-    _FINAL,
-    _OPEN,
+from battlesight.geometry.grid_caster import (
+    CLEAR,
+    FINAL,
+    OPEN,
+    GridCaster,
     SightTest,
-    _Caster,
     inside_closed,
     is_column,
 )
+from battlesight.geometry.primitives import prism
+from battlesight.geometry.ray import RayScene
+from battlesight.geometry.ruins import PIER, WINDOW_WIDTH
 from battlesight.geometry.world import World
 
 #: Narrowest window or pier of a ruin in inches (`geometry.ruins`: windows 1.5", piers 1"): a
@@ -49,7 +49,7 @@ class SharedSight:
     """
 
     def __init__(self, world: World, foot: np.ndarray, test: SightTest, spacing: float):
-        self.caster = _Caster(world, foot, test)
+        self.caster = GridCaster(world, foot, test)
         self.test = test
         self.wide = spacing > OPENING  # a window or pier fits between lattice cells
         hulls = []
@@ -119,12 +119,12 @@ class SharedSight:
         if known is None:
             code = self.caster.codes(a, hs0, b, ht0, cores=shared)
         elif known:
-            code = np.full(len(a), _CLEAR, dtype=np.int8)
+            code = np.full(len(a), CLEAR, dtype=np.int8)
         else:
             code = self.caster.classify_blocked(a, hs0, b, ht0, cores=shared)
-        clear = code == _CLEAR
-        opened = (code != _CLEAR) & (code != _FINAL)  # by a piece with openings
-        lowered = code == _OPEN  # and not by its core: a lower segment may pass
+        clear = code == CLEAR
+        opened = (code != CLEAR) & (code != FINAL)  # by a piece with openings
+        lowered = code == OPEN  # and not by its core: a lower segment may pass
         unsure = np.full(len(code), not shared)
         near = np.zeros(len(code), dtype=bool)
         if shared and self.hulls is not None:

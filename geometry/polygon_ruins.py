@@ -1,0 +1,140 @@
+"""Polygonal ruins: a ruin on any simple polygon (an L, a trapezoid), its walls, windows, broken
+tops, floors, core and overhang made as `ruins.ruin` makes a rectangle's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .primitives import ArrayLike, BuildInputError, concatenate, prism
+from .ruins import (
+    BREAK_DEPTH,
+    END_MARGIN,
+    JOINT,
+    SLAB_THICKNESS,
+    WALL_THICKNESS,
+    _overhang,
+    _stand_wall,
+    _top_edge,
+    _wall_elevation,
+    _window_columns,
+    _window_rows,
+    check_ruin,
+)
+from .types import TerrainGeometry
+
+__all__ = ["check_polygon_ruin", "polygon_ruin"]
+
+
+def _inset(outline: np.ndarray, by: float):
+    """The outline shrunk by `by` on every side (mitred corners): a shapely Polygon, or None
+    when nothing, or more than one piece, is left."""
+    import shapely
+
+    inner = shapely.Polygon(outline).buffer(-by, join_style="mitre")
+    if inner.is_empty or inner.geom_type != "Polygon" or inner.area <= 0.01:
+        return None
+    return inner
+
+
+def check_polygon_ruin(
+    polygon: ArrayLike,
+    height: float,
+    floors: Sequence[float] = (),
+    walls: Iterable[int] | None = None,
+    wall_thickness: float = WALL_THICKNESS,
+    slab_thickness: float = SLAB_THICKNESS,
+) -> tuple[np.ndarray, float, tuple[float, ...], tuple[int, ...]]:
+    """The polygonal ruin builder's preconditions, shared with the scene checks: BuildInputError
+    naming `polygon`, `height`, `floors` or `walls` (edge numbers: edge i runs from point i to
+    point i + 1 as written). Returns (CCW outline, height, levels, walled edges of the CCW
+    outline)."""
+    from .plan import clean_ring, signed_area
+    from .primitives import require_simple_polygon
+
+    require_simple_polygon(polygon, "polygon")
+    raw = np.asarray(polygon, dtype=np.float64).reshape(-1, 2)
+    n = len(raw)
+    edges = tuple(range(n)) if walls is None else tuple(int(w) for w in walls)
+    bad = [w for w in edges if not 0 <= w < n]
+    if bad:
+        raise BuildInputError("walls", f"edge numbers run from 0 to {n - 1} for a {n}-point "
+                                       f"polygon, got {bad}")
+    # the builder works on the counter-clockwise outline: renumber the edges if it is reversed
+    if signed_area(raw) < 0:
+        raw, edges = raw[::-1].copy(), tuple(sorted(n - 2 - w if w < n - 1 else n - 1
+                                                    for w in edges))
+    try:
+        clean_ring(raw)
+    except ValueError as exc:
+        raise BuildInputError("polygon", str(exc)) from None
+    _, _, height, levels, _ = check_ruin((1.0, 1.0), height, floors, (), wall_thickness,
+                                         slab_thickness)
+    if _inset(raw, wall_thickness - JOINT) is None:
+        raise BuildInputError("polygon", f'ruin outline leaves no room for a floor inside its '
+                                         f'{wall_thickness:g}" walls')
+    lengths = np.linalg.norm(np.roll(raw, -1, axis=0) - raw, axis=1)
+    short = [w for w in edges if lengths[w] < 2 * wall_thickness]
+    if short:
+        raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
+                                       f'({2 * wall_thickness:g}"): no wall fits')
+    return raw, height, levels, tuple(sorted(set(edges)))
+
+
+def polygon_ruin(
+    polygon: ArrayLike,
+    height: float,
+    floors: Sequence[float] = (),
+    walls: Iterable[int] | None = None,
+    windows: bool = True,
+    broken: bool = False,
+    wall_thickness: float = WALL_THICKNESS,
+    slab_thickness: float = SLAB_THICKNESS,
+    seed: int = 0,
+) -> TerrainGeometry:
+    """A ruined building on a polygonal plan (table inches, any simple polygon: an L, a
+    trapezoid), built as `ruin` builds a rectangle: a ground slab and one slab per `floors` entry
+    over the outline inset by the wall thickness, and a wall along each walled edge (default
+    every edge), outer face on the edge, windows per storey and a broken top as `ruin` makes
+    them. Walls that meet at a corner overlap there (separate closed shells).
+
+    Returns TerrainGeometry(solid=slabs + walls, stand=slabs, floors=levels, footprint=the
+    CCW outline, core=ground slab + walls below their lowest windows, overhang=upper slabs +
+    walls from their lowest windows up).
+    """
+    outline, height, levels, edges = check_polygon_ruin(polygon, height, floors, walls,
+                                                        wall_thickness, slab_thickness)
+    t, st = float(wall_thickness), float(slab_thickness)
+    inner = _inset(outline, t - JOINT)
+    ring = np.asarray(inner.exterior.coords)[:-1]
+    holes = [np.asarray(h.coords)[:-1] for h in inner.interiors]
+    slabs = [prism(ring, 0.0, st, holes)]
+    slabs += [prism(ring, f - st, f, holes) for f in levels[1:]]
+    ceilings = [f - st for f in levels[1:]] + [height]
+    storeys = list(zip(levels, ceilings, strict=True))
+    depth = BREAK_DEPTH * (height - levels[-1]) if broken else 0.0
+    rng = np.random.default_rng(seed) if broken else None
+    n = len(outline)
+    walled = set(edges)
+    meshes, cores, rest = [], [], []
+    for i in edges:
+        a, b = outline[i], outline[(i + 1) % n]
+        length = float(np.hypot(*(b - a)))
+        along = (b - a) / length
+        inward = np.array([-along[1], along[0]])  # left of a CCW edge
+        c0 = END_MARGIN + (t if (i - 1) % n in walled else 0.0)
+        c1 = length - END_MARGIN - (t if (i + 1) % n in walled else 0.0)
+        top = _top_edge(0.0, length, height, depth, rng)
+        columns = _window_columns(c0, c1) if windows else []
+        rows = _window_rows(storeys, top) if columns else []
+        points, tris, core = _wall_elevation(top, rows, columns)
+        meshes.append(_stand_wall(a, along, inward, t, points, tris))
+        cores.append(_stand_wall(a, along, inward, t, points, tris[core]))
+        if not core.all():
+            rest.append(_stand_wall(a, along, inward, t, points, tris[~core]))
+    stand = concatenate(slabs)
+    return TerrainGeometry(solid=concatenate([stand, concatenate(meshes)]), stand=stand,
+                           floors=levels, footprint=outline,
+                           core=concatenate([slabs[0], *cores]),
+                           overhang=_overhang(slabs[1:] + rest))
