@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+import shapely
 from battlesight.geometry import planar
 from battlesight.geometry.viewshed import StandingGrid, pair_sight, standing_grid
 from battlesight.geometry.world import World
@@ -38,6 +39,7 @@ from .refine import refined_pair_sight
 from .standard import StandardModel, standard_model
 
 DIGITS = 4
+_LANE_ROWS = 64  # rows of the first zone measured at a time for the longest lane
 
 
 @dataclass
@@ -203,28 +205,34 @@ def _fairness_source(fairness: float, by_area: list[dict], one: int, two: int) -
 
 
 def _longest_lane(g: StandingGrid, cells_one, cells_two, pairs) -> tuple[float, list | None]:
-    """Longest plan distance between a cell of each zone with sight between them."""
+    """Longest plan distance between a cell of each zone with sight between them (pairs: (a, b)
+    bool), the first such pair in row-major order where several tie.
+
+    Rows are measured in float64, a block at a time, in falling order of the farthest any
+    cell of the second zone lies from them (a vertex of its convex hull); the search stops
+    where that bound falls below the longest lane found."""
     if not pairs.any():
         return 0.0, None
     a, b = g.plan[cells_one], g.plan[cells_two]
-    # squared plan distances in float32 (half the memory traffic), no sqrt per pair; the few
-    # pairs within float32's rounding of the longest are measured again in float64, so the
-    # first longest pair is the one float64 throughout would pick
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
-    square = np.subtract.outer(a32[:, 0], b32[:, 0])
-    square *= square
-    dy = np.subtract.outer(a32[:, 1], b32[:, 1])
-    dy *= dy
-    square += dy
-    square[~pairs] = -1.0
-    top = float(square.max())
-    near = np.flatnonzero(square.ravel() >= top * (1.0 - 1e-5))
-    i, j = np.unravel_index(near, square.shape)
-    exact = ((a[i] - b[j]) ** 2).sum(axis=1)
-    best = int(np.argmax(exact))
-    i, j = i[best], j[best]
+    hull = shapely.get_coordinates(planar.hull_shape(b))  # a point or a line for a few cells
+    bound = ((a[:, None, :] - hull[None, :, :]) ** 2).sum(axis=2).max(axis=1)
+    order = np.argsort(-bound, kind="stable")
+    best, found = -1.0, []
+    for lo in range(0, len(order), _LANE_ROWS):
+        rows = order[lo:lo + _LANE_ROWS]
+        if bound[rows[0]] * (1.0 + 1e-12) < best:
+            break
+        square = ((a[rows, None, :] - b[None, :, :]) ** 2).sum(axis=2)
+        square[~pairs[rows]] = -1.0
+        top = float(square.max())
+        if top > best:
+            best, found = top, []
+        if top == best:
+            i, j = np.nonzero(square == best)
+            found += list(zip(rows[i].tolist(), j.tolist(), strict=True))
+    i, j = min(found)
     ends = [[round(float(v), 3) for v in a[i]], [round(float(v), 3) for v in b[j]]]
-    return float(np.sqrt(exact[best])), ends
+    return float(np.sqrt(best)), ends
 
 
 def _areas(scene: Scene, world: World, model: StandardModel,

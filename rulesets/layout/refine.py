@@ -69,17 +69,33 @@ JOBS = 8
 
 
 @dataclass
+class _Box:
+    """A box of cells one refinement step fills: its cells (slot -> grid cell), levels
+    (`LatticeBox.levels`), the slots its answers are read from, and the slots of the lattice
+    codes it starts from (None: it starts from nothing)."""
+
+    cells: np.ndarray
+    levels: list
+    out: np.ndarray
+    known: np.ndarray | None = None
+
+
+@dataclass
 class _Work:
-    """What the refinement's jobs share (inherited by forked workers): the caster, and the
-    arrays they write their answers into in place (`forked.shared_zeros`).
+    """What the refinement's jobs share, made before the workers fork (inherited, never
+    pickled): the caster, the boxes, and the arrays the jobs write their answers into in place
+    (`forked.shared_zeros`).
 
     code: (rows, cols) the pairs' codes (stage 2); lattice: per group, (rows, the group's
-    lattice cells) the codes of stage 1, which stage 2 starts from.
+    lattice cells) the codes of stage 1, which stage 2 starts from; sources: the box of source
+    rows (stage 1, every group); boxes: per group, the box of its cells (stage 2).
     """
 
     caster: SharedSight
     code: np.ndarray
     lattice: list[np.ndarray]
+    sources: _Box
+    boxes: list[_Box | None]
 
 
 def default_stride(cell: float) -> int:
@@ -134,13 +150,24 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
         group_of[cells] = g
     where = np.full(n, -1)
     where[rows] = np.arange(len(rows))
-    lattices = []
+    lattices, boxes = [], []
     for cells in groups:
         iy, ix = np.divmod(cells, shape[1])
-        lattices.append(cells[(iy % stride == 0) & (ix % stride == 0)])
+        lattice = cells[(iy % stride == 0) & (ix % stride == 0)]
+        lattices.append(lattice)
+        if not len(cells):
+            boxes.append(None)
+            continue
+        is_col = np.zeros(n, dtype=bool)
+        is_col[cells] = True
+        box = LatticeBox.around(cells, shape, stride)
+        boxes.append(_Box(box.cells(), box.levels(is_col, z, stride), box.index(cells),
+                          box.index(lattice)))
+    sources = _Box(box_rows.cells(), box_rows.levels(is_row, z, stride), row_at)
     # the workers write into these (made before they fork): no answer is pickled back
     work = _Work(caster, shared_zeros((len(rows), bounds[-1]), np.int8),
-                 [shared_zeros((len(rows), len(lat)), np.int8) for lat in lattices])
+                 [shared_zeros((len(rows), len(lat)), np.int8) for lat in lattices],
+                 sources, boxes)
     code = work.code
     segments = caster.segments  # the sample's, when one was cast
     with Forked(work, workers) as pool:
@@ -149,19 +176,15 @@ def refined_pair_sight(world: World, grid: StandingGrid, rows: np.ndarray,
                 continue
             lattice = lattices[g]
             # stage 1: the group's lattice cells as targets, refined over the source grid
-            jobs = [(lattice[p], p, row_at) for p in _parts(pool, len(lattice), box_rows.size)]
-            segments += _run(pool, _lattice_job, box_rows, is_row, z, stride, g, jobs)
+            jobs = [(g, lattice[p], p) for p in _parts(pool, len(lattice), len(sources.cells))]
+            segments += sum(pool.starmap(_lattice_job, jobs))
             # stage 2: each source row (but those of later groups) over the group's cells
-            is_col = np.zeros(n, dtype=bool)
-            is_col[cells] = True
-            box = LatticeBox.around(cells, shape, stride)
-            col_at, lattice_at = box.index(cells), box.index(lattice)
             covered = len(cells) and (where[cells] >= 0).all()  # later rows take the transpose
             todo = np.flatnonzero(group_of[rows] <= g) if covered else np.arange(len(rows))
             span = (int(bounds[g]), int(bounds[g + 1]))
-            jobs = [(rows[todo[p]], todo[p], lattice_at, col_at, span)
-                    for p in _parts(pool, len(todo), box.size)]
-            segments += _run(pool, _cells_job, box, is_col, z, stride, g, jobs)
+            jobs = [(g, rows[todo[p]], todo[p], span)
+                    for p in _parts(pool, len(todo), len(boxes[g].cells))]
+            segments += sum(pool.starmap(_cells_job, jobs))
     for g, cells in enumerate(groups):  # later groups' rows, from the earlier group's rows
         if not len(cells) or (where[cells] < 0).any():
             continue
@@ -212,31 +235,23 @@ def _parts(pool: Forked, count: int, slots: int) -> list[np.ndarray]:
     return [p for p in np.array_split(np.arange(count), min(jobs, max(count, 1))) if len(p)]
 
 
-def _run(pool: Forked, job, box: LatticeBox, valid: np.ndarray, z: np.ndarray, stride: int,
-         group: int, jobs: list[tuple]) -> int:
-    """Run one refinement step's jobs over the box's levels; the segments they cast."""
-    levels = box.levels(valid, z, stride)
-    cells = box.cells()
-    return sum(pool.starmap(job, [(cells, levels, group, *j) for j in jobs]))
-
-
-def _lattice_job(work: _Work, cells: np.ndarray, levels: list, group: int,
-                 targets: np.ndarray, at: np.ndarray, row_slots: np.ndarray) -> int:
+def _lattice_job(work: _Work, group: int, targets: np.ndarray, at: np.ndarray) -> int:
     """Stage 1 for some of a group's lattice cells (targets, columns `at` of its lattice
-    codes), refined over the box of source rows (`row_slots`: the rows' slots)."""
-    values, cast = _refine(work.caster, cells, levels, targets, False, None, True)
-    work.lattice[group][:, at] = values[row_slots]
+    codes), refined over the box of source rows; the segments cast."""
+    box = work.sources
+    values, cast = _refine(work.caster, box.cells, box.levels, targets, False, None, True)
+    work.lattice[group][:, at] = values[box.out]
     return cast
 
 
-def _cells_job(work: _Work, cells: np.ndarray, levels: list, group: int,
-               sources: np.ndarray, at: np.ndarray, lattice_slots: np.ndarray,
-               col_slots: np.ndarray, span: tuple[int, int]) -> int:
+def _cells_job(work: _Work, group: int, sources: np.ndarray, at: np.ndarray,
+               span: tuple[int, int]) -> int:
     """Stage 2 for some source rows (`at` of them), refined over the group's box from their
-    lattice codes (`lattice_slots`: the lattice cells' slots; `col_slots`: the group's)."""
-    known = (lattice_slots, work.lattice[group][at])
-    values, cast = _refine(work.caster, cells, levels, sources, True, known, False)
-    work.code[at, span[0]:span[1]] = values[col_slots].T
+    lattice codes, written to the code columns `span`; the segments cast."""
+    box = work.boxes[group]
+    known = (box.known, work.lattice[group][at])
+    values, cast = _refine(work.caster, box.cells, box.levels, sources, True, known, False)
+    work.code[at, span[0]:span[1]] = values[box.out].T
     return cast
 
 
