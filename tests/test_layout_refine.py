@@ -195,9 +195,11 @@ def test_bench_rows(capsys, monkeypatch):
     batch = batch_row("wh40k6", 1, 2, 6.0, workers=1)
     assert batch["layouts"] == 2 and batch["dask_layouts_per_min"] > 0
     text = format_layout_bench({"ruleset": "wh40k6", "table": [72, 48], "pieces": 12,
-                                "fine": fine, "coarse": coarse, "batch": batch})
+                                "fine": fine, "coarse": coarse, "batch": batch,
+                                "crowded": {"pieces": 30, "fine": fine, "coarse": coarse}})
     assert "vs --exact" in text and "Dask batch, 1 workers" in text and "per layout" in text
-    assert "refinement forced on" in text
+    assert "refinement forced on" in text and "table, 30 pieces" in text
+    assert text.count("analysis at 4\"") == 2
 
 
 def test_exhaustive_split_over_two_processes_is_pair_sight():

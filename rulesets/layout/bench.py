@@ -2,9 +2,10 @@
 
 `bench` (`analyze --bench`): one analysis at a grid (pinned to one core where the platform
 allows), and layouts per minute in a batch (serial, and on a local Dask cluster).
-`layout_bench` (the layout rows of `battlesight bench`): the refined analysis at 0.5" beside
-the exhaustive one (a ratio, and how closely the fields match), the refined analysis at 1", and
-a Dask batch beside the serial batch, with where a batch's time goes per layout.
+`layout_bench` (the layout rows of `battlesight bench`): on a layout the set-up rules generate
+and on the bench's crowded table (30 pieces), the refined analysis at 0.5" and at 1" each beside
+the exhaustive one (a ratio, and how closely the fields match), and a Dask batch beside the
+serial batch, with where a batch's time goes per layout.
 """
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ import pickle
 import time
 
 from battlesight.geometry import ray
+from battlesight.scenes.generate import generate_table
 
 from .analysis import analyze_scene, terrain_world
 from .batch import _client, analyze_batch, generated_jobs, run_job
 from .generate import generate_layout
 from .refine import default_stride, field_difference
+
+#: Pieces on the bench's crowded table (the issue's "72x48 with 30 pieces").
+CROWDED = 30
 
 
 def _one_core():
@@ -186,16 +191,23 @@ def _warm() -> None:
 
 
 def layout_bench(seed: int = 1, ruleset: str = "wh40k6", repeat: int = 3, layouts: int = 40,
-                 batch_grid: float = 2.0, workers: int = 2) -> dict:
-    """The layout rows of `battlesight bench` (see the module docstring)."""
+                 batch_grid: float = 2.0, workers: int = 2, crowded: int = CROWDED) -> dict:
+    """The layout rows of `battlesight bench` (see the module docstring): a layout generated
+    by the system's set-up rules, and the bench's 72" x 48" table with `crowded` pieces
+    (0: left out)."""
     scene = generate_layout(ruleset, seed)
-    return {
+    out = {
         "ruleset": ruleset, "table": [float(v) for v in scene.table],
         "pieces": len(scene.terrain),
         "fine": analysis_row(scene, 0.5, repeat),
         "coarse": analysis_row(scene, 1.0, repeat),
-        "batch": batch_row(ruleset, seed, layouts, batch_grid, workers),
     }
+    if crowded:
+        table = generate_table(seed, pieces=crowded, models=0)
+        out["crowded"] = {"pieces": len(table.terrain), "fine": analysis_row(table, 0.5, repeat),
+                          "coarse": analysis_row(table, 1.0, repeat)}
+    out["batch"] = batch_row(ruleset, seed, layouts, batch_grid, workers)
+    return out
 
 
 def format_layout_bench(f: dict) -> str:
@@ -204,6 +216,26 @@ def format_layout_bench(f: dict) -> str:
     per = batch["per_layout_ms"]
     lines = [f"  layout analysis: {f['ruleset']} {f['table'][0]:g}x{f['table'][1]:g} generated "
              f"layout, {f['pieces']} pieces"]
+    lines += _analysis_lines(fine, coarse)
+    if "crowded" in f:
+        crowded = f["crowded"]
+        lines.append(f"  layout analysis: the bench's {f['table'][0]:g}x{f['table'][1]:g} table, "
+                     f"{crowded['pieces']} pieces")
+        lines += _analysis_lines(crowded["fine"], crowded["coarse"])
+    lines += [
+        f"    Dask batch, {batch['workers']} workers, {batch['layouts']} layouts at "
+        f"{batch['grid']:g}\"  {batch['dask_layouts_per_min']:7.1f} layouts/min   vs serial "
+        f"{batch['serial_layouts_per_min']:.1f} ({batch['ratio']:.2f}x); cluster start "
+        f"{batch['cluster_start_s']:.2f} s",
+        f"      per layout: generate {per['generate']:.0f} ms, world {per['world']:.0f} ms, "
+        f"analysis {per['analysis']:.0f} ms, pickle {per['pickle']:.1f} ms",
+    ]
+    return "\n".join(lines)
+
+
+def _analysis_lines(fine: dict, coarse: dict) -> list[str]:
+    """The lines of one table's analysis rows (0.5" and 1")."""
+    lines = []
     for row in (fine, coarse):
         line = (f"    analysis at {row['grid']:g}\" ({row['cells']:,} cells)  "
                 f"{row['refined_s']:8.2f} s ({row['method']})")
@@ -218,12 +250,4 @@ def format_layout_bench(f: dict) -> str:
                          f"{row['exact_segments']:,}; field mean |diff| "
                          f"{row['forced_mean_abs']:.4f}, {row['forced_share_over']:.2%} cells "
                          "> 0.05")
-    lines += [
-        f"    Dask batch, {batch['workers']} workers, {batch['layouts']} layouts at "
-        f"{batch['grid']:g}\"  {batch['dask_layouts_per_min']:7.1f} layouts/min   vs serial "
-        f"{batch['serial_layouts_per_min']:.1f} ({batch['ratio']:.2f}x); cluster start "
-        f"{batch['cluster_start_s']:.2f} s",
-        f"      per layout: generate {per['generate']:.0f} ms, world {per['world']:.0f} ms, "
-        f"analysis {per['analysis']:.0f} ms, pickle {per['pickle']:.1f} ms",
-    ]
-    return "\n".join(lines)
+    return lines
