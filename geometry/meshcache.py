@@ -15,9 +15,7 @@ place (never through a link); past `MAX_BYTES` the least recently used entries a
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -62,6 +60,8 @@ def _entry(kind: str, key: tuple) -> Path | None:
     root = folder()
     if root is None:
         return None
+    import hashlib  # here: a command on a scene without mesh files never needs it
+
     digest = hashlib.sha256(repr((VERSION, _code(), kind, key)).encode()).hexdigest()[:32]
     return root / f"{kind}-{digest}.npz"
 
@@ -69,6 +69,8 @@ def _entry(kind: str, key: tuple) -> Path | None:
 @lru_cache(maxsize=1)
 def _code() -> str:
     """The digest of the source of the READERS modules (beside this one), read once."""
+    import hashlib
+
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     for name in READERS:
@@ -101,6 +103,8 @@ def write(kind: str, key: tuple, arrays: dict[str, np.ndarray]) -> None:
     path = _entry(kind, key)
     if path is None:
         return
+    import tempfile
+
     temp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

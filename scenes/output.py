@@ -15,7 +15,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from datetime import date, datetime, time
@@ -148,6 +147,8 @@ def write_outputs(files: Mapping[str | os.PathLike[str], Content]) -> list[Path]
 @contextmanager
 def _kept_temp(target: Path) -> Iterator[Path]:
     """A temporary file beside target, removed at the end unless it was renamed."""
+    import tempfile  # here: a command that writes nothing (`los`) never imports it
+
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f"{TEMP_MARK}{target.suffix}",
                                 dir=target.parent)
     os.close(fd)

@@ -47,6 +47,17 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
     FastParser = PyParser  # type: ignore[misc]
     FAST = False
 
+#: PyYAML's safe loader on libyaml where it has it: the same data, 5-8x faster
+SafeDataLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def package_data(text: str) -> Any:
+    """The plain data of a YAML file shipped with battlesight (a ruleset's tables, read at
+    every command that judges): `yaml.safe_load`'s result, on libyaml where PyYAML has it. No
+    line numbers and no limits: the file is ours, not the user's (those go through
+    `read_yaml`)."""
+    return yaml.load(text, Loader=SafeDataLoader)
+
 
 class LineDict(dict):
     """A dict that remembers where it and each of its keys were written."""

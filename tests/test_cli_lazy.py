@@ -63,3 +63,57 @@ def test_misspelt_command_is_refused_with_the_list(capsys):
 def test_scenes_names_are_lazy_and_complete():
     for name in scenes.__all__:
         assert getattr(scenes, name) is not None
+
+
+#: what `los` on a scene without mesh files never imports: the game's action handlers and turn
+#: sequence, the dice engine's phase machine, the roster importers (zip, XML), the temporary
+#: files of the writers, the mesh cache's digests
+NOT_ON_THE_LOS_PATH = (
+    "battlesight.rulesets.core.game",
+    "battlesight.rulesets.wh40k6.actions",
+    "battlesight.rulesets.wh40k6.turns",
+    "battlesight.rulesets.wh40k6.shooting",
+    "battlesight.rulesets.wh40k6.powers",
+    "battlesight.scenes.importers",
+    "zipfile",
+    "xml.etree.ElementTree",
+    "tempfile",
+    "hashlib",
+)
+
+
+def test_los_imports_no_game_importers_or_writers(tmp_path):
+    """The verdicts of `los` need the board, the sight and the cover rules only (issue 13:
+    each of these cost milliseconds of every `los` command's start)."""
+    from tests.helpers import MINIMAL, write_scene
+
+    scene = write_scene(tmp_path, MINIMAL)  # no forest: numpy.random imports hashlib
+    loaded = _modules_after("import io; from battlesight.viewer.cli import main; "
+                            "out, sys.stdout = sys.stdout, io.StringIO(); "
+                            f"code = main(['los', {str(scene)!r}, '--from', 'sgt', '--json']); "
+                            "sys.stdout = out; assert code == 0")
+    assert "battlesight.rulesets.wh40k6.judge" in loaded  # the probe ran the judgement
+    assert [m for m in NOT_ON_THE_LOS_PATH if m in loaded] == []
+
+
+def test_hooked_rulesets_find_their_own_actions_module():
+    """aos2 and whfb6 import their action handlers at the first game hook (the games in their
+    own tests run through them)."""
+    from battlesight.rulesets.core.ruleset import get_ruleset
+
+    for rid in ("aos2", "whfb6"):
+        assert get_ruleset(rid).hooks.__name__ == f"battlesight.rulesets.{rid}.actions"
+
+
+def test_rules_data_read_by_libyaml_are_safe_load_s():
+    """`package_data` (libyaml's safe loader) gives yaml.safe_load's data for every table."""
+    import yaml
+    from battlesight.scenes.yamlread import package_data
+
+    from tests.helpers import ROOT
+
+    tables = sorted((ROOT / "rulesets").glob("*/data/*.yaml"))
+    assert len(tables) >= 8
+    for path in tables:
+        text = path.read_text(encoding="utf-8")
+        assert package_data(text) == yaml.safe_load(text), path.name

@@ -10,7 +10,7 @@ from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import actions, attacks, cover, layout, sight
+from . import attacks, cover, layout, sight
 from .ambiguities import AMBIGUITIES, READINGS
 from .standard import STANDARD
 from .warscroll import Warscroll, parse_warscroll
@@ -66,7 +66,6 @@ class AOS2(HookedRuleset):
     measure_mode = "3d"
     phases = PHASES
     game_turns = 5
-    hooks = actions
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Warscroll:
         return parse_warscroll(raw, spec.extra)

@@ -16,8 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from battlesight.scenes.model import ModelSpec
+from battlesight.scenes.yamlread import package_data
 
 from .standard import STANDARD_LABEL
 
@@ -35,7 +35,7 @@ def load_data(ruleset_id: str) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {"models": {}, "units": {}, "weapons": {}}
     folder = RULESETS_DIR / ruleset_id / "data"
     for path in sorted(folder.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = package_data(path.read_text(encoding="utf-8")) or {}
         for section in out:
             for name, entry in (data.get(section) or {}).items():
                 if name in out[section]:

@@ -20,12 +20,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from battlesight.scenes.checks import show
-from battlesight.scenes.importers.common import SystemImport
 from battlesight.scenes.keys import SceneKeys, declare
 
 from .profiles import INLINE_KEYS, load_data
 
 if TYPE_CHECKING:
+    from battlesight.scenes.importers.common import SystemImport
     from battlesight.scenes.model import Scene
 
     from .ruleset import Ruleset
@@ -54,7 +54,10 @@ def system_module(ruleset_id: str) -> ModuleType | None:
 
 def system_import(ruleset_id: str) -> SystemImport:
     """What a system tells the importers (`rulesets/<id>/importing.py`'s IMPORT; a system
-    without that module reads no rosters and gives layout traits no rules keys)."""
+    without that module reads no rosters and gives layout traits no rules keys). The importers
+    are imported here, for `import`: checking a scene's rules data needs none of them."""
+    from battlesight.scenes.importers.common import SystemImport
+
     name = f"battlesight.rulesets.{ruleset_id}.importing"
     try:
         module = importlib.import_module(name)

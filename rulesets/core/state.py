@@ -9,6 +9,7 @@ may answer it before anything else happens); a ruleset whose game hooks live in 
 
 from __future__ import annotations
 
+import importlib
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -139,9 +140,16 @@ class ReportHead:
 
 class HookedRuleset(Ruleset):
     """A ruleset whose game hooks live in an `actions` module (start_game, phase_start,
-    phase_end, legal, apply; game_turn_end when it has one)."""
+    phase_end, legal, apply; game_turn_end when it has one) beside its class, imported at the
+    first hook: a sight verdict (`los`) needs none of the game's handlers."""
 
-    hooks: ModuleType
+    #: the module of the hooks, in the ruleset's own package
+    hooks_module = "actions"
+
+    @property
+    def hooks(self) -> ModuleType:
+        package = type(self).__module__.rpartition(".")[0]
+        return importlib.import_module(f"{package}.{self.hooks_module}")
 
     def start_game(self, game: Game) -> None:
         self.hooks.start_game(game)

@@ -18,9 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
 from battlesight.rulesets.core.dice import Dist, d6, nd6
 from battlesight.rulesets.core.profiles import ProfileError
+from battlesight.scenes.yamlread import package_data
 
 from .profile import Profile, Weapon, parse_weapon
 
@@ -98,7 +98,7 @@ def make_power(key: str, raw: dict[str, Any]) -> Power:
 @lru_cache(maxsize=1)
 def power_table() -> dict[str, Power]:
     """Every power of data/psychic.yaml by lower-case key."""
-    data = yaml.safe_load(DATA.read_text(encoding="utf-8")) or {}
+    data = package_data(DATA.read_text(encoding="utf-8")) or {}
     return {str(k).lower(): make_power(str(k).lower(), v)
             for k, v in (data.get("powers") or {}).items()}
 

@@ -10,7 +10,7 @@ from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import actions, layout, turns
+from . import layout
 from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
@@ -145,24 +145,40 @@ class WH40K6(Ruleset):
         ).to_dict())
 
     # ---- game -------------------------------------------------------------------------------
+    # the turn sequence and the action handlers (shooting, assault, powers, morale) are imported
+    # when a game first needs them: a sight verdict (`los`) needs none of them
 
     def start_game(self, game: Game) -> None:
+        from . import turns
+
         turns.start_game(game)
 
     def on_turn_start(self, game: Game) -> None:
+        from . import turns
+
         turns.turn_start(game)
 
     def on_phase_start(self, game: Game) -> None:
+        from . import turns
+
         turns.phase_start(game)
 
     def on_phase_end(self, game: Game) -> None:
+        from . import turns
+
         turns.phase_end(game)
 
     def on_game_turn_end(self, game: Game) -> None:
+        from . import turns
+
         turns.game_turn_end(game)
 
     def legal(self, game: Game, action: Action) -> Ruling:
+        from . import actions
+
         return actions.legal(game, action)
 
     def apply(self, game: Game, action: Action) -> None:
+        from . import actions
+
         actions.apply(game, action)

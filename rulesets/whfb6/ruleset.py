@@ -10,7 +10,7 @@ from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import actions, layout, shooting, sight
+from . import layout, shooting, sight
 from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, merge_inline, parse_profile
 from .standard import STANDARD
@@ -70,7 +70,6 @@ class WHFB6(HookedRuleset):
     measure_mode = "plan"
     phases = PHASES
     game_turns = 6
-    hooks = actions
 
     # ---- profiles ---------------------------------------------------------------------------
 

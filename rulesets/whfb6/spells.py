@@ -18,9 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
 from battlesight.rulesets.core.ruling import Ruling
 from battlesight.rulesets.core.state import game_state, opponent
+from battlesight.scenes.yamlread import package_data
 
 from . import movement as mv
 from . import sight, tables
@@ -45,7 +45,7 @@ def pools(game: Game) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def spell_list() -> dict[str, dict[str, Any]]:
     """The spells, by name (whfb6 §10)."""
-    data = yaml.safe_load(DATA.read_text(encoding="utf-8")) or {}
+    data = package_data(DATA.read_text(encoding="utf-8")) or {}
     return {str(k): dict(v) for k, v in (data.get("spells") or {}).items()}
 
 

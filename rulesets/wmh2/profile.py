@@ -15,9 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from battlesight.rulesets.core.profiles import ProfileError, load_data, resolve, weapon
 from battlesight.scenes.model import ModelSpec, Scene
+from battlesight.scenes.yamlread import package_data
 
 from .rules import AOE_SIZES, MELEE_RANGE, REACH_RANGE, SPRAY_LENGTHS, size_class, volume_height
 
@@ -240,4 +240,4 @@ def _track(value: Any, table: str, spec: ModelSpec) -> list[str] | None:
 def load_data_tracks() -> dict[str, Any]:
     """Named damage grids and life spirals from `data/tracks.yaml`."""
     path = Path(__file__).resolve().parent / "data" / "tracks.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return package_data(path.read_text(encoding="utf-8")) or {}

@@ -6,7 +6,6 @@ import argparse
 import math
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from battlesight.geometry.world import World
@@ -59,6 +58,8 @@ def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
     folder = out.parent
     if not folder.is_dir():
         raise UsageError(f"cannot write {label}: folder {folder} does not exist")
+    import tempfile  # here: a command without an output file never imports it
+
     try:  # what the atomic writers do first: a temporary file in that folder
         with tempfile.TemporaryFile(dir=folder):
             pass
