@@ -71,6 +71,12 @@ class ViewWindows:
             self.eyes[rows], self.frame[rows], self.lo[rows], self.hi[rows], self.wide[rows]
         )
 
+    @classmethod
+    def concatenate(cls, parts: list[ViewWindows]) -> ViewWindows:
+        """The rows of every part, part after part."""
+        return cls(*(np.concatenate([getattr(p, name) for p in parts])
+                     for name in ("eyes", "frame", "lo", "hi", "wide")))
+
     def directions(self, start: int | np.ndarray, count: int) -> np.ndarray:
         """(g, count, 3) unit directions (float32, as the ray engine takes them) for samples
         start .. start + count of the sequence (start: one for all windows, or (g,))."""

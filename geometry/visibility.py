@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .sampling import view_windows
+from .sampling import ViewWindows, view_windows
 from .sight_trace import TracedRays, trace
 from .world import World
 
@@ -180,13 +180,14 @@ class _Samples:
 def _silhouette_samples(world: World, queries: list[SightQuery], eyes: np.ndarray,
                         first: int | None, begun: _Samples | None = None) -> _Samples:
     """Cast each query's window rays at its target alone (one engine call per target and
-    pass), extending the sequence where too few rays met the target.
+    cast), extending the sequence where too few rays met the target.
 
     The samples wanted grow with the target's angular size (at most ANGULAR_SPACING radians
     apart, up to _MAX_SAMPLE_FACTOR times the query's count), so a large, close target is seen
     in as much detail as a distant one. first: aim for at most this many samples (the first
     pass); begun: the first pass's counts, whose sequences this pass continues up to the full
-    count."""
+    count. The counts and the directions of every target's rays are worked out in one numpy
+    batch per cast, only the engine is called per target (`_cast_windows`)."""
     rep = _same_samples(queries, eyes)
     groups: dict[tuple, list[int]] = defaultdict(list)
     for i, q in enumerate(queries):
@@ -196,36 +197,32 @@ def _silhouette_samples(world: World, queries: list[SightQuery], eyes: np.ndarra
     wanted_all = np.zeros(len(queries), dtype=np.int64)
     found_q, found_d, found_t = [], [], []
     asked = np.array([q.samples for q in queries], dtype=np.int64)
-    all_windows = _group_windows(world, groups, eyes)
-    for ((target, parts), members), windows in zip(groups.items(), all_windows, strict=True):
-        model = world.models[target]
-        scene = model.part_scene(parts)
-        rows = np.array(members)
-        wanted = _samples_wanted(asked[rows], windows)
-        wanted_all[rows] = wanted
-        if begun is None:
-            aim = wanted if first is None else np.minimum(wanted, first)
-            got = _cast_window(scene, windows, rows, 0, aim, cast, found_q, found_d, found_t)
-            done = aim
-        else:
-            # go on from where the first pass stopped: rows it found nothing of get the rest
-            # of their first `wanted` rays, then every row extends at the fill rate it met
-            aim, got, done = wanted, begun.sizes[rows].copy(), begun.cast[rows].copy()
-            empty = np.flatnonzero((got == 0) & (done < aim))
-            if len(empty):
-                got[empty] = _cast_window(scene, windows.take(empty), rows[empty], done[empty],
-                                          aim[empty] - done[empty], cast, found_q, found_d,
-                                          found_t)
-                done[empty] = aim[empty]
-        fill = np.maximum(got, 1) / done
-        extra = np.ceil(aim / fill).astype(np.int64) - done
-        extra = np.clip(extra, 0, _MAX_RAYS_PER_QUERY - done)
-        extra[(got >= aim) | (got == 0)] = 0
-        more = np.flatnonzero(extra)
-        if len(more):
-            # rows continue the sequence where their own earlier casts stopped
-            _cast_window(scene, windows.take(more), rows[more], done[more], extra[more], cast,
-                         found_q, found_d, found_t)
+    windows = _group_windows(world, groups, eyes)  # one row per member, group after group
+    rows = np.array([i for members in groups.values() for i in members], dtype=np.int64)
+    spans = np.cumsum([0] + [len(members) for members in groups.values()])
+    scenes = [world.models[target].part_scene(parts) for target, parts in groups]
+    wanted = _samples_wanted(asked[rows], windows)
+    wanted_all[rows] = wanted
+    cast_at = (scenes, spans, windows, rows, cast, found_q, found_d, found_t)
+    if begun is None:
+        aim = wanted if first is None else np.minimum(wanted, first)
+        got = _cast_windows(*cast_at, 0, aim)
+        done = aim
+    else:
+        # go on from where the first pass stopped: rows it found nothing of get the rest
+        # of their first `wanted` rays, then every row extends at the fill rate it met
+        aim, got, done = wanted, begun.sizes[rows].copy(), begun.cast[rows].copy()
+        empty = (got == 0) & (done < aim)
+        if empty.any():
+            got = np.where(empty, _cast_windows(*cast_at, done, np.where(empty, aim - done, 0)),
+                           got)
+            done = np.where(empty, aim, done)
+    fill = np.maximum(got, 1) / done
+    extra = np.ceil(aim / fill).astype(np.int64) - done
+    extra = np.clip(extra, 0, _MAX_RAYS_PER_QUERY - done)
+    extra[(got >= aim) | (got == 0)] = 0
+    if extra.any():  # rows continue the sequence where their own earlier casts stopped
+        _cast_windows(*cast_at, done, extra)
     query_of = np.concatenate(found_q) if found_q else np.zeros(0, np.int64)
     order = np.argsort(query_of, kind="stable")
     directions = np.concatenate(found_d)[order] if found_d else np.zeros((0, 3))
@@ -253,13 +250,15 @@ def _silhouette_samples(world: World, queries: list[SightQuery], eyes: np.ndarra
 _WINDOW_BATCH = 2_000_000
 
 
-def _group_windows(world: World, groups: dict[tuple, list[int]], eyes: np.ndarray) -> list:
-    """The view windows of every (target, parts) group's eyes, in few numpy batches (one call
-    per group cost more in overhead than in work for the many small groups of one observer's
-    queries): the same windows as `view_windows` of each group alone."""
+def _group_windows(world: World, groups: dict[tuple, list[int]], eyes: np.ndarray
+                   ) -> ViewWindows:
+    """The view windows of every (target, parts) group's eyes, one row per member, group after
+    group, in few numpy batches (one call per group cost more in overhead than in work for the
+    many small groups of one observer's queries): the same windows as `view_windows` of each
+    group alone."""
     keys = list(groups)
     vertices = [world.models[t].part_vertices(parts) for t, parts in keys]
-    out: list = []
+    batches: list[ViewWindows] = []
     lo = 0
     while lo < len(keys):
         hi, width, rows = lo, 0, 0
@@ -275,15 +274,10 @@ def _group_windows(world: World, groups: dict[tuple, list[int]], eyes: np.ndarra
             padded[at:at + n, :len(v)] = v
             padded[at:at + n, len(v):] = v[0]  # a repeated vertex moves no bound
             at += n
-        windows = view_windows(eyes[np.concatenate([groups[keys[k]] for k in range(lo, hi)])],
-                               padded)
-        at = 0
-        for k in range(lo, hi):
-            n = len(groups[keys[k]])
-            out.append(windows.take(np.arange(at, at + n)))
-            at += n
+        batches.append(view_windows(
+            eyes[np.concatenate([groups[keys[k]] for k in range(lo, hi)])], padded))
         lo = hi
-    return out
+    return batches[0] if len(batches) == 1 else ViewWindows.concatenate(batches)
 
 
 def _same_samples(queries: list[SightQuery], eyes: np.ndarray) -> np.ndarray:
@@ -307,16 +301,24 @@ def _samples_wanted(asked: np.ndarray, windows) -> np.ndarray:
     return np.where(windows.wide, asked, wanted)
 
 
-def _cast_window(scene, windows, rows, start, counts, cast, found_q, found_d, found_t):
+def _cast_windows(scenes, spans, windows, rows, cast, found_q, found_d, found_t, start, counts
+                  ) -> np.ndarray:
     """Cast counts[i] rays of windows row i (its sequence from start, one for all rows or
-    (g,)); keep the hits. Returns (g,) hits per row."""
+    (g,)), each group's rows (spans[k]:spans[k + 1]) at its own target's scenes[k]; keep the
+    hits. The directions of all rows are worked out in one batch (each ray on its own, so the
+    same as row by row). Returns (g,) hits per row."""
+    counts = np.broadcast_to(np.asarray(counts, dtype=np.int64), rows.shape)
     flat_dirs = windows.ragged_directions(start, counts)
     origins = np.repeat(windows.eyes, counts, axis=0)
-    dist, geom = scene.first_hit(origins, flat_dirs)
-    hit = geom >= 0
-    row_of = np.repeat(rows, counts)
+    bounds = np.concatenate([[0], np.cumsum(counts)])[spans]
+    hit = np.zeros(len(flat_dirs), dtype=bool)
+    dist = np.zeros(len(flat_dirs))
+    for scene, a, b in zip(scenes, bounds[:-1], bounds[1:], strict=True):
+        if b > a:
+            dist[a:b], geom = scene.first_hit(origins[a:b], flat_dirs[a:b])
+            hit[a:b] = geom >= 0
     cast[rows] += counts
-    found_q.append(row_of[hit])
+    found_q.append(np.repeat(rows, counts)[hit])
     found_d.append(flat_dirs[hit])
     found_t.append(dist[hit])
     return np.bincount(np.repeat(np.arange(len(rows)), counts)[hit], minlength=len(rows))

@@ -1,5 +1,6 @@
-"""Many targets' view windows in one batch (`_group_windows`) are exactly those of each target
-alone (`view_windows`), also when the targets' vertex sets differ in size (padded)."""
+"""Many targets' view windows in one batch (`_group_windows`: one row per member, group after
+group) are exactly those of each target alone (`view_windows`), also when the targets' vertex
+sets differ in size (padded) and when the rows come from several batches."""
 
 from __future__ import annotations
 
@@ -32,9 +33,11 @@ def test_batched_windows_equal_each_target_alone(monkeypatch):
     assert len(sizes) > 1  # sets of several sizes share a batch
     for batch in (10**9, 50):  # one batch; many small ones
         monkeypatch.setattr(visibility, "_WINDOW_BATCH", batch)
-        for (target, parts), got in zip(groups, _group_windows(world, groups, eyes),
-                                        strict=True):
-            rows = groups[(target, parts)]
+        batched, at = _group_windows(world, groups, eyes), 0  # group after group
+        assert len(batched.eyes) == len(eyes)
+        for (target, parts), rows in groups.items():
+            got = batched.take(np.arange(at, at + len(rows)))
+            at += len(rows)
             alone = view_windows(eyes[rows], world.models[target].part_vertices(parts))
             for name in ("eyes", "frame", "lo", "hi", "wide"):
                 assert np.array_equal(getattr(got, name), getattr(alone, name)), name
