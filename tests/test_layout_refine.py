@@ -211,3 +211,19 @@ def test_exhaustive_split_over_two_processes_is_pair_sight():
     assert np.mean(split.sees != exact.sees) <= 1e-4 and np.mean(split.seen != exact.seen) <= 1e-4
     one = exhaustive_pair_sight(world, grid.foot, rows, groups, test, workers=1)
     assert np.array_equal(one.sees, exact.sees) and one.segments == exact.segments
+
+
+def test_a_wall_is_thin_along_its_length_only_and_a_trunk_every_way():
+    from battlesight.geometry import terrain
+    from battlesight.rulesets.layout.shared_sight import WAYS, _thin_ways, _ways
+
+    wall = terrain.wall((0, 0), (6, 0), 2.0).solid  # along x, 6" long
+    ways = _thin_ways(wall, 2.0)
+    along = _ways(np.array([[1.0, 0.0, 0.0], [1.0, 0.1, 0.0], [-1.0, -0.05, 0.0]]))
+    across = _ways(np.array([[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [-1.0, 0.5, 0.0]]))
+    assert ways[along].all() and not ways[across].any()
+    assert 2 <= ways.sum() <= WAYS // 4  # within ~20 degrees of its length
+    trunk = terrain.forest([[0, 0], [6, 0], [6, 6], [0, 6]], 5, trunks=[[3, 3]]).solid
+    assert _thin_ways(trunk, 2.0).all()
+    box = terrain.box((0, 0), (3, 3, 3)).solid
+    assert not _thin_ways(box, 2.0).any()

@@ -24,6 +24,9 @@ from battlesight.geometry.world import World
 #: lattice step wider than this can hold one between two lattice cells.
 OPENING = min(WINDOW_WIDTH, PIER)
 
+#: Bins of plan direction (over 180 degrees) a thin piece's width is told over (`_thin_ways`).
+WAYS = 64
+
 SEES, SEEN = 1, 4  # code bits: source sees target, target sees source
 UNSURE = 2 | 8  # either direction's answer may differ at a neighbouring cell
 VERIFY = 16  # blocked through openings: a neighbour taking it checks with its first segment
@@ -41,8 +44,9 @@ class SharedSight:
     overhangs (a ruin's windows, a mesh: sight flips within a cell there), or when that segment
     crosses (or lies wholly in) the hull, grown by one lattice step in plan, of a mesh, of a
     piece made of several parts (the gaps between a forest's trunks) or of one thinner than two
-    lattice steps (whose shadow could fall between lattice cells): every segment that such a
-    piece could block between two lattice neighbours passes within a step of it. Where the
+    lattice steps across the segment's way (whose shadow could fall between lattice cells: a
+    trunk every way, a wall seen along its length): every segment that such a piece could
+    block between two lattice neighbours passes within a step of it. Where the
     step is wider than a ruin's narrowest window or pier (OPENING), one fits between two
     lattice cells: then the hulls of a ruin's walls and floors join them, and answers near any
     such hull are unsure.
@@ -52,7 +56,7 @@ class SharedSight:
         self.caster = GridCaster(world, foot, test)
         self.test = test
         self.wide = spacing > OPENING  # a window or pier fits between lattice cells
-        hulls = []
+        hulls, thin = [], []  # hulls near which every segment is checked; (hull, bins) by way
         for entry in world.terrain.values():
             solid = entry.geometry.solid
             if solid is None:
@@ -61,12 +65,30 @@ class SharedSight:
             if entry.floors and not is_column(solid):  # a ruin: walls and floor slabs
                 if self.wide:
                     hulls += [_grown_hull(p, spacing) for p in parts]
-            elif not is_column(solid) or len(parts) > 1 or _width(solid) < 2.0 * spacing:
+            elif not is_column(solid) or len(parts) > 1:
                 hulls.append(_grown_hull(solid.vertices, spacing))
+            elif (bins := _thin_ways(solid, 2.0 * spacing)).all():  # a trunk: thin every way
+                hulls.append(_grown_hull(solid.vertices, spacing))
+            elif bins.any():  # a wall: thin seen along its length only
+                thin.append((_grown_hull(solid.vertices, spacing), bins))
         self.hulls = RayScene(hulls) if hulls else None
+        # per plan direction of a segment, the scene of the pieces thin across it (one scene
+        # for the directions that share their pieces): id per direction bin, -1 for none
+        self.way_scene = np.full(WAYS, -1)
+        self.way_scenes: list[RayScene] = []
+        members: dict[tuple, int] = {}
+        for way in range(WAYS):
+            key = tuple(i for i, (_, bins) in enumerate(thin) if bins[way])
+            if key and key not in members:
+                members[key] = len(self.way_scenes)
+                self.way_scenes.append(RayScene([thin[i][0] for i in key]))
+            self.way_scene[way] = members.get(key, -1)
         hs0, ht0 = test.pairs[0]
-        self.near = {h: inside_closed(self.hulls, self.caster.foot + [0.0, 0.0, h])
-                     if hulls else np.zeros(len(foot), dtype=bool) for h in {hs0, ht0}}
+        every = hulls + [h for h, _ in thin]
+        inside = RayScene(every) if every else None
+        self.near = {h: inside_closed(inside, self.caster.foot + [0.0, 0.0, h])
+                     if every else np.zeros(len(foot), dtype=bool) for h in {hs0, ht0}}
+        self.any_near = bool(every)
 
     @property
     def segments(self) -> int:
@@ -127,10 +149,16 @@ class SharedSight:
         lowered = code == OPEN  # and not by its core: a lower segment may pass
         unsure = np.full(len(code), not shared)
         near = np.zeros(len(code), dtype=bool)
-        if shared and self.hulls is not None:
+        if shared and self.any_near:
             idx = np.flatnonzero(~opened)
             origins, delta, far = self.caster._rays(a[idx], hs0, b[idx], ht0)
-            near[idx[self.hulls.occluded(origins, delta, far)]] = True
+            if self.hulls is not None:
+                near[idx[self.hulls.occluded(origins, delta, far)]] = True
+            if self.way_scenes:  # the pieces thin across each segment's way
+                ways = self.way_scene[_ways(delta)]
+                for k, scene in enumerate(self.way_scenes):
+                    sel = np.flatnonzero(ways == k)
+                    near[idx[sel[scene.occluded(origins[sel], delta[sel], far[sel])]]] = True
             near |= self.near[hs0][a] & self.near[ht0][b]  # wholly inside: no crossing seen
             if self.wide:
                 unsure |= near
@@ -189,9 +217,21 @@ def _grown_hull(points: np.ndarray, by: float):
     return prism(ring, low, max(high, low + 1e-3))
 
 
-def _width(mesh) -> float:
-    """Smallest width of a mesh in plan (over 16 directions)."""
-    xy = mesh.vertices[:, :2]
-    angles = np.linspace(0.0, np.pi, 16, endpoint=False)
-    spans = xy @ np.stack([np.cos(angles), np.sin(angles)])
-    return float((spans.max(axis=0) - spans.min(axis=0)).min())
+def _thin_ways(mesh, limit: float) -> np.ndarray:
+    """(WAYS,) bool: for each way (a bin of plan directions), whether a mesh may look thinner
+    than `limit` across a segment running that way: its width across the bin's middle
+    direction, less what the width can change within the bin (at most the mesh's diameter
+    per radian), is under the limit. A wall is thin seen along its length only."""
+    xy = np.asarray(mesh.vertices, dtype=np.float64)[:, :2]
+    middle = (np.arange(WAYS) + 0.5) * np.pi / WAYS
+    across = np.stack([-np.sin(middle), np.cos(middle)])  # normals of the middle directions
+    spans = xy @ across
+    width = spans.max(axis=0) - spans.min(axis=0)
+    diameter = float(np.hypot(*(xy.max(axis=0) - xy.min(axis=0))))
+    return width - diameter * (0.5 * np.pi / WAYS) < limit
+
+
+def _ways(delta: np.ndarray) -> np.ndarray:
+    """(k,) way (bin of plan direction, `_thin_ways`) of each segment (delta (k, 3))."""
+    angle = np.arctan2(delta[:, 1], delta[:, 0]) % np.pi
+    return np.minimum((angle * (WAYS / np.pi)).astype(np.int64), WAYS - 1)
