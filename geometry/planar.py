@@ -99,6 +99,17 @@ def segment_meets(p, q, polygon: PolygonLike) -> bool:
     return bool(segments_meet(np.atleast_2d(p), np.atleast_2d(q), polygon)[0])
 
 
+def table_share(polygons: Sequence[PolygonLike], table: tuple[float, float]) -> float:
+    """The share of the table (0..1; its corner at the origin) that the polygons cover
+    together, overlaps counted once: the exact area of their union on the table (GEOS)."""
+    width, depth = float(table[0]), float(table[1])
+    shapes = [s for s in (shape(p) for p in polygons) if not s.is_empty]
+    if not shapes or width <= 0 or depth <= 0:
+        return 0.0
+    union = shapely.union_all(shapes)
+    return float(union.intersection(shapely.box(0.0, 0.0, width, depth)).area / (width * depth))
+
+
 def hull_shape(points) -> BaseGeometry:
     """The convex hull of plan points (n, 2) as a shapely geometry (GEOS; for a query of a
     few points, where `convex_hull`'s qhull would cost more to import than to run)."""

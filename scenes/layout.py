@@ -1,4 +1,4 @@
-"""Plan-view layout helpers: footprints, gaps, coverage, table areas, and terrain pieces as
+"""Plan-view layout helpers: footprints, gaps, table areas, and terrain pieces as
 data (random pieces for generators, translated and rotated pieces for editors).
 
 Everything works on scene data (inches, degrees counter-clockwise); no meshes are built.
@@ -46,25 +46,6 @@ def polygon_gap(a: np.ndarray, b: np.ndarray, beyond: float | None = None) -> fl
         if box > beyond:
             return box
     return planar.gap(a, b)
-
-
-def raster(table: tuple[float, float], step: float = 0.25) -> np.ndarray:
-    """(n, 2) centres of step x step squares covering the table."""
-    xs = np.arange(step / 2, table[0], step)
-    ys = np.arange(step / 2, table[1], step)
-    gx, gy = np.meshgrid(xs, ys)
-    return np.column_stack([gx.ravel(), gy.ravel()])
-
-
-def covered(points: np.ndarray, polygons: list[np.ndarray]) -> np.ndarray:
-    """(n,) bool: which points lie in at least one polygon (bounding boxes first)."""
-    hit = np.zeros(len(points), dtype=bool)
-    for poly in polygons:
-        lo, hi = poly.min(axis=0), poly.max(axis=0)
-        near = np.flatnonzero(~hit & np.all((points >= lo) & (points <= hi), axis=1))
-        if len(near):
-            hit[near] = planar.covers(points[near], poly)
-    return hit
 
 
 def table_areas(table: tuple[float, float], side: float = AREA_SIDE) -> list[tuple[float, ...]]:

@@ -30,7 +30,7 @@ from battlesight.geometry import planar
 from battlesight.geometry.viewshed import StandingGrid, pair_sight, standing_grid
 from battlesight.geometry.world import World
 from battlesight.scenes.build import build_world
-from battlesight.scenes.layout import covered, footprints, layout_pieces, raster, table_areas
+from battlesight.scenes.layout import footprints, layout_pieces, table_areas
 from battlesight.scenes.model import Scene
 
 from .checks import SightFacts, layout_checks
@@ -238,9 +238,8 @@ def _longest_lane(g: StandingGrid, cells_one, cells_two, pairs) -> tuple[float, 
 def _areas(scene: Scene, world: World, model: StandardModel,
            pieces: dict[str, np.ndarray]) -> tuple[float, float]:
     """Shares of the table under terrain (the pieces' outlines, a group's as one), and under
-    the shapes that hide a standard model."""
+    the shapes that hide a standard model: the exact areas of their unions."""
     prints = footprints(scene)
-    points = raster(scene.table, 0.25)
     blocking = []
     for piece in scene.terrain:
         geom = world.terrain[piece.id].geometry
@@ -250,5 +249,5 @@ def _areas(scene: Scene, world: World, model: StandardModel,
             blocks = geom.solid is not None and geom.solid.bounds[1][2] >= model.eye
         if blocks:
             blocking.append(prints[piece.id])
-    terrain = float(covered(points, list(pieces.values())).mean())
-    return terrain, float(covered(points, blocking).mean())
+    return (planar.table_share(list(pieces.values()), scene.table),
+            planar.table_share(blocking, scene.table))
