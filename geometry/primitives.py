@@ -22,6 +22,8 @@ from .plan import (  # noqa: F401 - 2D helpers re-exported for the builders
     clean_ring,
     ellipse,
     rectangle,
+    ring_next,
+    ring_prev,
     rotation_2d,
     signed_area,
     to_table,
@@ -134,8 +136,8 @@ def triangulate(outer: ArrayLike, holes: Iterable[ArrayLike] = ()) -> tuple[np.n
     points = np.concatenate(rings)
     n = len(points)
     if len(rings) == 1:
-        e1 = np.roll(points, -1, axis=0) - points
-        e0 = points - np.roll(points, 1, axis=0)
+        e1 = ring_next(points) - points
+        e0 = points - ring_prev(points)
         if np.all(e0[:, 0] * e1[:, 1] - e0[:, 1] * e1[:, 0] > 0):  # strictly convex: fan
             return points, np.column_stack(
                 [np.zeros(n - 2, np.int64), np.arange(1, n - 1), np.arange(2, n)]
