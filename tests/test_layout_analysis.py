@@ -171,7 +171,7 @@ def test_table_share_is_the_exact_area_of_the_union_on_the_table():
 
     square = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]])
     shifted = square + [2.0, 2.0]  # overlaps the first by 2 x 2
-    off = square + [-2.0, 10.0]  # half of it off the table's left edge
+    off = square + [-2.0, 10.0]  # a quarter of it on the table (2 x 2 in its corner)
     share = planar.table_share([square, shifted, off], (24.0, 12.0))
-    assert share == pytest.approx((16 + 16 - 4 + 8) / 288.0, abs=1e-12)
+    assert share == pytest.approx((16 + 16 - 4 + 4) / 288.0, abs=1e-12)
     assert planar.table_share([], (24.0, 12.0)) == 0.0
