@@ -81,9 +81,10 @@ class _EmbreeBackend:
         return np.asarray(result) != -1
 
     def first_hit(self, origins, directions, lengths) -> tuple[np.ndarray, np.ndarray]:
-        out = self.scene.run(
-            _as_f32(origins), _as_f32(directions), dists=_as_f32(lengths), output=1
-        )
+        # embreex writes each hit's distance into the lengths it is given: a copy, never the
+        # caller's array (a float32 one would come back changed)
+        far = np.array(lengths, dtype=np.float32, copy=True, order="C")
+        out = self.scene.run(_as_f32(origins), _as_f32(directions), dists=far, output=1)
         geom = np.asarray(out["geomID"], dtype=np.int64)
         dist = np.where(geom >= 0, out["tfar"], _NO_HIT).astype(np.float64)
         return dist, geom

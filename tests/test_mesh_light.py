@@ -90,3 +90,16 @@ def test_commands_on_a_scene_without_mesh_files_never_import_trimesh_or_scipy(co
                           text=True, timeout=300)
     report = json.loads(done.stderr.strip().splitlines()[-1])
     assert report == {"code": 0, "loaded": []}, done.stderr[-2000:]
+
+
+def test_first_hit_leaves_the_callers_lengths_as_they_were():
+    from battlesight.geometry import terrain
+    from battlesight.geometry.ray import RayScene
+
+    scene = RayScene([terrain.box((0, 0), (2, 2, 2)).solid])
+    origins = np.array([[-5.0, 0.0, 1.0], [-5.0, 5.0, 1.0]], dtype=np.float32)
+    directions = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]], dtype=np.float32)
+    lengths = np.array([100.0, 100.0], dtype=np.float32)
+    dist, geom = scene.first_hit(origins, directions, lengths)
+    assert dist.tolist() == [4.0, np.inf] and geom.tolist() == [0, -1]
+    assert lengths.tolist() == [100.0, 100.0]
