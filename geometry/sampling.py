@@ -12,7 +12,6 @@ Everything works on a batch of eyes looking at one target at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -31,21 +30,34 @@ def r2_points(start: int | np.ndarray, count: int) -> np.ndarray:
 #: R2 points kept as float32 (read-only), sequence indices 0 .. _R2_KEPT - 1: every sequence
 #: the sampler casts stays inside (a query casts at most 40,000 window rays)
 _R2_KEPT = 1 << 16
+#: the first table kept: what one observer's first pass reads (grown by doubling past it)
+_R2_FIRST = 1 << 12
+_r2_kept: list[np.ndarray] = []
 
 
-@lru_cache(maxsize=1)
-def _r2_table() -> np.ndarray:
-    """The first _R2_KEPT points of `r2_points` as float32, computed once per process."""
-    points = r2_points(0, _R2_KEPT).astype(np.float32)
-    points.flags.writeable = False
-    return points
+def _r2_table(size: int) -> np.ndarray:
+    """The first `size` or more (up to _R2_KEPT) points of `r2_points` as float32, computed
+    once per process and extended by doubling when a longer sequence is asked for (each point
+    is worked out on its own: the same numbers in a longer table; a command with one target
+    no longer computes all _R2_KEPT of them, 3 ms)."""
+    if not _r2_kept or len(_r2_kept[0]) < size:
+        length = max(_R2_FIRST, len(_r2_kept[0]) if _r2_kept else 0)
+        while length < min(size, _R2_KEPT):
+            length *= 2
+        points = r2_points(0, length).astype(np.float32)
+        points.flags.writeable = False
+        _r2_kept[:] = [points]
+    return _r2_kept[0]
 
 
 def _r2_at(index: np.ndarray) -> np.ndarray:
     """(..., 2) float32 R2 points at sequence indices (...) (those `r2_points` numbers from
     0): looked up where kept, else computed."""
-    if not index.size or int(index.max()) < _R2_KEPT:
-        return _r2_table()[index]
+    if not index.size:
+        return _r2_table(0)[index]
+    top = int(index.max())
+    if top < _R2_KEPT:
+        return _r2_table(top + 1)[index]
     return np.mod(0.5 + (index.astype(np.float64) + 1.0)[..., None] * _R2_STEP,
                   1.0).astype(np.float32)
 

@@ -65,15 +65,18 @@ def test_scenes_names_are_lazy_and_complete():
         assert getattr(scenes, name) is not None
 
 
-#: what `los` on a scene without mesh files never imports: the game's action handlers and turn
-#: sequence, the dice engine's phase machine, the roster importers (zip, XML), the temporary
-#: files of the writers, the mesh cache's digests
+#: what `los --from` on a scene without mesh files never imports: the game's action handlers and
+#: turn sequence, the phase engine, the set-up data, the roster importers (zip, XML), the
+#: temporary files of the writers, the mesh cache's digests
 NOT_ON_THE_LOS_PATH = (
     "battlesight.rulesets.core.game",
     "battlesight.rulesets.wh40k6.actions",
     "battlesight.rulesets.wh40k6.turns",
     "battlesight.rulesets.wh40k6.shooting",
     "battlesight.rulesets.wh40k6.powers",
+    "battlesight.rulesets.wh40k6.layout",  # set-up data (Ruleset FromModule attributes)
+    "battlesight.rulesets.core.report",  # shooting reports' labels
+    "battlesight.viewer.unit_matrix",  # los --all's unit table
     "battlesight.scenes.importers",
     "zipfile",
     "xml.etree.ElementTree",

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.rulesets.core.report import label_profiles
-from battlesight.rulesets.core.ruleset import Phase, Step, register
+from battlesight.rulesets.core.ruleset import FromModule, Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import attacks, cover, layout, sight
+from . import attacks, cover, sight
 from .ambiguities import AMBIGUITIES, READINGS
 from .standard import STANDARD
 from .warscroll import Warscroll, parse_warscroll
@@ -57,10 +56,11 @@ class AOS2(HookedRuleset):
     name = "Warhammer Age of Sigmar 2nd edition"
     digest = "aos2.md"
     standard_profile = STANDARD
-    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
-    deployment_maps = layout.DEPLOYMENT_MAPS
-    setup_rules = layout.SETUP_RULES
-    layout_checks = staticmethod(layout.layout_checks)
+    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
+    # (ambiguities.py)
+    deployment_maps = FromModule("layout", "DEPLOYMENT_MAPS")
+    setup_rules = FromModule("layout", "SETUP_RULES")
+    layout_checks = FromModule("layout", "layout_checks")
     readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "3d"
@@ -89,6 +89,8 @@ class AOS2(HookedRuleset):
                         moved: bool = False, samples: int | None = None) -> dict[str, Any]:
         """`samples`: per sight point (16 to 120); default the verdict's own, as `los` uses.
         A garrison of the scene is seen and measured through its feature, as in `play`."""
+        from battlesight.rulesets.core.report import label_profiles
+
         ctx = attacks.Context(samples=max(16, min(samples, 120)) if samples
                               else sight.SAMPLES_JUDGED, weapon=weapon or None,
                               garrisons=dict(board.inside))

@@ -279,6 +279,21 @@ class Ruleset:
         return [p.to_dict() for p in self.phases]
 
 
+class FromModule:
+    """A class attribute kept in another module of the ruleset's own package, read from it
+    when first asked for: e.g. the set-up data and checks of `layout.py`, which a sight verdict
+    (`los`) never reads. A function read this way is called as a static method."""
+
+    def __init__(self, module: str, name: str):
+        self.module, self.name, self.package = module, name, ""
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.package = owner.__module__.rpartition(".")[0]
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        return getattr(importlib.import_module(f"{self.package}.{self.module}"), self.name)
+
+
 #: the classes of the systems imported so far; `SYSTEMS` (from `scenes.systems`) lists them all
 REGISTRY: dict[str, type[Ruleset]] = {}
 

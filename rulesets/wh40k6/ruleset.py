@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.rulesets.core.report import label_profiles
-from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
+from battlesight.rulesets.core.ruleset import FromModule, Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import layout
 from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
@@ -58,10 +56,11 @@ class WH40K6(Ruleset):
     name = "Warhammer 40,000 6th edition"
     digest = "wh40k6.md"
     standard_profile = STANDARD
-    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
-    deployment_maps = layout.DEPLOYMENT_MAPS
-    setup_rules = layout.SETUP_RULES
-    layout_checks = staticmethod(layout.layout_checks)
+    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
+    # (ambiguities.py)
+    deployment_maps = FromModule("layout", "DEPLOYMENT_MAPS")
+    setup_rules = FromModule("layout", "SETUP_RULES")
+    layout_checks = FromModule("layout", "layout_checks")
     readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "3d"  # base to base, vertical gaps count in ruins (wh40k6 §3)
@@ -135,6 +134,8 @@ class WH40K6(Ruleset):
         """`samples`: per sight line; default the verdict's own (`judge`), as `los` uses.
         `moved`: a vehicle moved at combat speed (one weapon at full BS, §8.10), as a `play`
         move of up to 6" reads it."""
+        from battlesight.rulesets.core.report import label_profiles
+
         from .shooting import ShotContext, analyse
         from .vehicles import COMBAT_SPEED
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.rulesets.core.report import label_profiles
-from battlesight.rulesets.core.ruleset import Phase, Step, register
+from battlesight.rulesets.core.ruleset import FromModule, Phase, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import layout, shooting, sight
+from . import shooting, sight
 from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, merge_inline, parse_profile
 from .standard import STANDARD
@@ -61,10 +60,11 @@ class WHFB6(HookedRuleset):
     name = "Warhammer Fantasy Battle 6th edition"
     digest = "whfb6.md"
     standard_profile = STANDARD
-    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
-    deployment_maps = layout.DEPLOYMENT_MAPS
-    setup_rules = layout.SETUP_RULES
-    layout_checks = staticmethod(layout.layout_checks)
+    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
+    # (ambiguities.py)
+    deployment_maps = FromModule("layout", "DEPLOYMENT_MAPS")
+    setup_rules = FromModule("layout", "SETUP_RULES")
+    layout_checks = FromModule("layout", "layout_checks")
     readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "plan"
@@ -102,6 +102,8 @@ class WHFB6(HookedRuleset):
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int | None = None) -> dict[str, Any]:
         """`samples`: per sight line (16 to 240); default the verdict's own, as `los` uses."""
+        from battlesight.rulesets.core.report import label_profiles
+
         files = (board.scene.unit(unit) or {}).get("formation", {}).get("files")
         ctx = shooting.ShotContext(weapon=weapon, moved=moved, files=files,
                                    samples=max(16, min(samples, 240)) if samples

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
+from battlesight.rulesets.core.ruleset import FromModule, Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover, Ruling
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import activation, layout, report, resolve, terror
+from . import activation, report, resolve, terror
 from . import turn as turns
 from .ambiguities import AMBIGUITIES, READINGS
 from .bodies import bodies, standardise
@@ -55,10 +55,11 @@ class WMH2(Ruleset):
     name = "WARMACHINE/HORDES MK II"
     digest = "wmh2.md"
     standard_profile = STANDARD
-    # the battlefield set-up and the rules' open questions (layout.py, ambiguities.py)
-    deployment_maps = layout.DEPLOYMENT_MAPS
-    setup_rules = layout.SETUP_RULES
-    layout_checks = staticmethod(layout.layout_checks)
+    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
+    # (ambiguities.py)
+    deployment_maps = FromModule("layout", "DEPLOYMENT_MAPS")
+    setup_rules = FromModule("layout", "SETUP_RULES")
+    layout_checks = FromModule("layout", "layout_checks")
     readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges

@@ -21,7 +21,6 @@ from battlesight.viewer.commands.common import (
 )
 from battlesight.viewer.errors import UsageError
 from battlesight.viewer.two_processes import in_two_processes
-from battlesight.viewer.unit_matrix import all_pairs, unit_matrix
 
 from battlesight.api import Battlefield
 
@@ -44,6 +43,8 @@ def run(args) -> int:
     scene, world = load(args.scene)
     args.chosen = chosen_readings(args.reading, Battlefield(scene, world).ruleset)
     if args.all:
+        from battlesight.viewer.unit_matrix import all_pairs  # the unit table's, --all only
+
         if args.target is not None:
             raise UsageError("--to goes with --from, not --all")
         pairs, every = all_pairs(scene, world), args.readings == "all"
@@ -158,6 +159,8 @@ def format_matrix(scene: Scene, reports: list[dict]) -> str:
     """Unit against unit: how many of the target unit's models some model of the observing
     unit sees by the rules, and the cover the seen ones have most often (the cells
     `render --matrix` draws: `unit_matrix`)."""
+    from battlesight.viewer.unit_matrix import unit_matrix
+
     units, cells = unit_matrix(scene, [r["verdict"] for r in reports])
     rows = [[a, *("-" if a == b else cells[(a, b)].text for b in units)] for a in units]
     return (f"who sees whom ({scene.ruleset}, {len(reports)} ordered pairs judged)\n"
