@@ -56,11 +56,15 @@ def crossing_lengths(
     directions: np.ndarray,
     lengths: np.ndarray,
     start_inside: np.ndarray,
+    enough: np.ndarray | None = None,
 ) -> np.ndarray:
     """(n,) inches of each segment that lie inside the closed meshes of scene.
 
     origins (n, 3), unit directions (n, 3), lengths (n,); start_inside (n,) bool: whether each
     origin starts inside (see `inside_closed`). Overlapping meshes are counted by parity.
+    enough (n,): where given, a segment is followed no further once more than that lies inside
+    (its figure is then more than `enough`, not all of it: a caller that only compares it with
+    `enough` casts fewer rounds).
     """
     n = len(origins)
     total = np.zeros(n)
@@ -78,6 +82,8 @@ def crossing_lengths(
         total[pending] += np.where(inside[pending], span, 0.0)
         offset[pending] += span + _STEP
         inside[pending[hit]] ^= True
+        if enough is not None:
+            hit &= total[pending] <= enough[pending]
         pending = pending[hit]
     return total
 
@@ -250,10 +256,14 @@ class GridCaster:
                 direction = delta[todo].astype(np.float64) * lengths[todo, None]
                 span = np.linalg.norm(direction, axis=1)
                 direction /= np.where(span > 0, span, 1.0)[:, None]
+                plan = np.hypot(direction[:, 0], direction[:, 1])  # measured on the table
+                through = ~(inside | self.inside[ht][dst[todo]])  # neither end in a canopy
+                limit = np.where(through, min(_GRAZE, self.test.canopy_limit),
+                                 self.test.canopy_limit)  # crossing more of canopy: hidden
                 crossed = crossing_lengths(
                     self.area, origins[todo].astype(np.float64), direction, span, inside,
-                ) * np.hypot(direction[:, 0], direction[:, 1])  # measured on the table
-                through = ~(inside | self.inside[ht][dst[todo]])  # neither end in a canopy
-                hidden = (crossed > self.test.canopy_limit) | (through & (crossed > _GRAZE))
+                    enough=limit / np.maximum(plan, 1e-9),
+                ) * plan
+                hidden = crossed > limit
                 code[todo[hidden]] = FINAL
         return code
