@@ -96,6 +96,10 @@ def test_crossing_lengths_through_a_forest_prism():
     assert inside.tolist() == [False, False, True, False]
     got = crossing_lengths(area, origins, delta / lengths[:, None], lengths, inside)
     assert got == pytest.approx([6.0, 3.0, 3.0, 0.0], abs=1e-3)
+    # followed only until more than `enough` is crossed: the rest are exact
+    enough = np.array([1.0, 5.0, 0.5, 1.0])
+    cut = crossing_lengths(area, origins, delta / lengths[:, None], lengths, inside, enough)
+    assert cut[0] > 1.0 and cut[2] > 0.5 and cut[[1, 3]] == pytest.approx([3.0, 0.0], abs=1e-3)
 
 
 @pytest.mark.parametrize("canopy", [None, 2.5])
