@@ -9,7 +9,6 @@ under ``validate --strict``.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +74,8 @@ def is_users(key: Any) -> bool:
 
 def suggestion(key: Any, known: Iterable[str]) -> str:
     """'unknown key; did you mean 'height'?' (or the ways to keep a key of one's own)."""
+    import difflib  # here: only a misspelt name needs it
+
     close = difflib.get_close_matches(str(key), sorted(known), n=3, cutoff=0.6)
     if close:
         return "unknown key; did you mean " + " or ".join(repr(c) for c in close) + "?"

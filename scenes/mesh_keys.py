@@ -9,7 +9,6 @@ is y-up by specification) and ``scale`` (a plain factor on top of the units; def
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from battlesight.geometry.meshfile import UNITS, load_mesh_file, reading
@@ -62,6 +61,8 @@ def check_parts(ck: Checker, m: dict, path: str, mesh_file: Path | None) -> dict
                                f"{show(label)}")
             ok = False
         if names and name not in names:
+            import difflib  # here: only a misspelt name needs it
+
             close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.6)
             hint = (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close
                     else f" (it has {', '.join(repr(n) for n in names[:8])}"

@@ -11,7 +11,6 @@ later. Problems are (key path, message) pairs; the caller adds the file and line
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import math
 import re
@@ -76,6 +75,8 @@ def system_keys(ruleset_id: str) -> SceneKeys:
 
 def close_names(name: Any, known: Any) -> str:
     """'; did you mean 'a' or 'b'?' for the known names closest to name ('' when none)."""
+    import difflib  # here: only a misspelt name needs it
+
     close = difflib.get_close_matches(str(name), sorted(str(k) for k in known), n=3, cutoff=0.6)
     return "; did you mean " + " or ".join(repr(c) for c in close) + "?" if close else ""
 
