@@ -53,6 +53,16 @@ def volume_scene(volume: ModelVolume, parts: frozenset[str] | None) -> RayScene:
     return cache[parts]
 
 
+def volume_part_vertices(volume: ModelVolume, parts: frozenset[str] | None) -> np.ndarray:
+    """(k, 3) vertices of a volume's parts (all when None) in its own frame, found once per
+    volume (shared by the models of one shape and size, as `volume_scene`)."""
+    cache = volume.__dict__.setdefault("_part_vertices", {})
+    if parts not in cache:
+        faces = volume.faces_of(None if parts is None else set(parts))
+        cache[parts] = volume.mesh.vertices[np.unique(volume.mesh.faces[faces])]
+    return cache[parts]
+
+
 class LocalScene:
     """A volume's ray scene seen from the table: rays (n, 3) in table coordinates are moved
     into the model's frame by the inverse of its rigid transform (distances are kept), so one
@@ -119,9 +129,7 @@ class PlacedModel:
         silhouette of those parts from any eye."""
         cache = self.__dict__.setdefault("_part_vertices", {})
         if parts not in cache:  # the volume's own vertices moved: no copy of the whole mesh
-            volume = self.volume.mesh
-            faces = self.volume.faces_of(None if parts is None else set(parts))
-            local = volume.vertices[np.unique(volume.faces[faces])]
+            local = volume_part_vertices(self.volume, parts)
             cache[parts] = local @ self.transform[:3, :3].T + self.transform[:3, 3]
         return cache[parts]
 

@@ -82,6 +82,7 @@ NOT_ON_THE_LOS_PATH = (
     "xml.etree.ElementTree",
     "tempfile",
     "hashlib",
+    "difflib",  # close-name hints of a refusal
 )
 
 
