@@ -101,31 +101,27 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
         cols = np.concatenate(groups) if groups else np.empty(0, dtype=np.int64)
         return pair_sight(world, foot, rows, cols, test)
     bounds = np.cumsum([0] + [len(g) for g in groups])
-    sees = np.zeros((len(rows), bounds[-1]), dtype=bool)
-    seen = np.zeros_like(sees)
+    # the workers write into these (made before they fork): no answer is pickled back
+    sees = shared_zeros((len(rows), int(bounds[-1])), bool)
+    seen = shared_zeros((len(rows), int(bounds[-1])), bool)
     group_of = np.full(len(foot), -1)
     for g, cells in enumerate(groups):
         group_of[cells] = g
     where = np.full(len(foot), -1)
     where[rows] = np.arange(len(rows))
     covered = [bool(len(c)) and bool((where[c] >= 0).all()) for c in groups]
-    jobs, slots = [], []
-    for g, cells in enumerate(groups):
+    jobs = []
+    for g in range(len(groups)):
         of = group_of[rows]
         earlier = (of >= 0) & (of < g) & covered[g]  # cast as outer rows of their own group
         inner = np.flatnonzero(of == g)
         outer = np.flatnonzero((of != g) & ~earlier)
         parts = ([inner] if len(inner) else []) + [outer[i:i + _OUTER_CHUNK]
                                                    for i in range(0, len(outer), _OUTER_CHUNK)]
-        for part in parts:
-            jobs.append((rows[part], cells))
-            slots.append((part, g))
-    segments = 0
-    with Forked(GridCaster(world, foot, test), workers) as pool:  # one caster, inherited
-        for (part, g), (ab, ba, cast) in zip(slots, pool.starmap(_cast, jobs), strict=True):
-            sees[part, bounds[g]:bounds[g + 1]] = ab
-            seen[part, bounds[g]:bounds[g + 1]] = ba
-            segments += cast
+        jobs += [(rows[part], g, part) for part in parts]
+    work = _Exhaustive(GridCaster(world, foot, test), groups, bounds, sees, seen)
+    with Forked(work, workers) as pool:  # one caster and the answers' arrays, inherited
+        segments = sum(pool.starmap(_cast, jobs))
     position = np.full(len(foot), -1)
     for g, cells in enumerate(groups):  # earlier groups' rows, from their own group's jobs
         if not covered[g]:
@@ -142,6 +138,21 @@ def exhaustive_pair_sight(world: World, foot: np.ndarray, rows: np.ndarray,
     return PairSight(sees, seen, segments)
 
 
-def _cast(caster: GridCaster, rows: np.ndarray, cols: np.ndarray):
-    sight = _pair_sight(caster, rows, cols)
-    return sight.sees, sight.seen, sight.segments
+class _Exhaustive:
+    """What the jobs of `exhaustive_pair_sight` share (inherited by the forked workers): the
+    caster, the column groups and their bounds, and the answers' arrays they write into."""
+
+    def __init__(self, caster: GridCaster, groups: list[np.ndarray], bounds: np.ndarray,
+                 sees: np.ndarray, seen: np.ndarray):
+        self.caster, self.groups, self.bounds = caster, groups, bounds
+        self.sees, self.seen = sees, seen
+
+
+def _cast(work: _Exhaustive, rows: np.ndarray, group: int, at: np.ndarray) -> int:
+    """Sight between rows (at: their places among all rows) and one group's cells, written
+    into the shared answers; the segments cast."""
+    sight = _pair_sight(work.caster, rows, work.groups[group])
+    span = slice(int(work.bounds[group]), int(work.bounds[group + 1]))
+    work.sees[at, span] = sight.sees
+    work.seen[at, span] = sight.seen
+    return sight.segments
