@@ -85,6 +85,41 @@ class LocalScene:
         return self.scene.first_hit(*self._local(origins, directions), lengths)
 
 
+def first_hits_at(scenes: list[LocalScene], counts: np.ndarray, origins: np.ndarray,
+                  directions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First hit of many rays (table coordinates, (n, 3)), each at its own model's scene: the
+    first counts[0] rays at scenes[0], the next counts[1] at scenes[1], ... The scenes of one
+    volume share its RayScene, so their rays go in one engine call, each ray moved into its
+    own model's frame (row by row: the same numbers in any batch). Returns LocalScene's
+    (distance (n,), mesh index (n,))."""
+    counts = np.asarray(counts, dtype=np.int64)
+    dist = np.full(len(origins), np.inf)
+    geom = np.full(len(origins), -1, dtype=np.int64)
+    if not len(origins):
+        return dist, geom
+    owner = np.repeat(np.arange(len(scenes)), counts)
+    number: dict[int, int] = {}  # id of a shared RayScene -> its number
+    engines: list[RayScene] = []
+    for s in scenes:
+        if number.setdefault(id(s.scene), len(engines)) == len(engines):
+            engines.append(s.scene)
+    rotation = np.array([s._rotation for s in scenes])[owner]
+    local_o = _times_rows(np.asarray(origins, dtype=np.float64)
+                          - np.array([s._position for s in scenes])[owner], rotation)
+    local_d = _times_rows(np.asarray(directions, dtype=np.float64), rotation)
+    key = np.array([number[id(s.scene)] for s in scenes])[owner]
+    for k, engine in enumerate(engines):
+        rays = slice(None) if len(engines) == 1 else np.flatnonzero(key == k)
+        dist[rays], geom[rays] = engine.first_hit(local_o[rays], local_d[rays])
+    return dist, geom
+
+
+def _times_rows(vectors: np.ndarray, matrices: np.ndarray) -> np.ndarray:
+    """(n, 3) row vectors times their own (n, 3, 3) matrices, component by component."""
+    return (vectors[:, :1] * matrices[:, 0] + vectors[:, 1:2] * matrices[:, 1]
+            + vectors[:, 2:] * matrices[:, 2])
+
+
 @dataclass
 class PlacedModel:
     """A model volume placed on the table.

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .placed import first_hits_at
 from .sampling import ViewWindows, view_windows
 from .sight_trace import TracedRays, trace
 from .world import World
@@ -306,17 +307,14 @@ def _cast_windows(scenes, spans, windows, rows, cast, found_q, found_d, found_t,
     """Cast counts[i] rays of windows row i (its sequence from start, one for all rows or
     (g,)), each group's rows (spans[k]:spans[k + 1]) at its own target's scenes[k]; keep the
     hits. The directions of all rows are worked out in one batch (each ray on its own, so the
-    same as row by row). Returns (g,) hits per row."""
+    same as row by row), and the targets of one volume take theirs in one engine call
+    (`first_hits_at`). Returns (g,) hits per row."""
     counts = np.broadcast_to(np.asarray(counts, dtype=np.int64), rows.shape)
     flat_dirs = windows.ragged_directions(start, counts)
     origins = np.repeat(windows.eyes, counts, axis=0)
     bounds = np.concatenate([[0], np.cumsum(counts)])[spans]
-    hit = np.zeros(len(flat_dirs), dtype=bool)
-    dist = np.zeros(len(flat_dirs))
-    for scene, a, b in zip(scenes, bounds[:-1], bounds[1:], strict=True):
-        if b > a:
-            dist[a:b], geom = scene.first_hit(origins[a:b], flat_dirs[a:b])
-            hit[a:b] = geom >= 0
+    dist, geom = first_hits_at(scenes, np.diff(bounds), origins, flat_dirs)
+    hit = geom >= 0
     cast[rows] += counts
     found_q.append(np.repeat(rows, counts)[hit])
     found_d.append(flat_dirs[hit])
