@@ -41,6 +41,14 @@ def _command(args: list[str], repeat: int) -> float:
     return best_of(run, repeat)
 
 
+def _libraries_start(repeat: int) -> float:
+    """Best wall time of a new interpreter that only imports the libraries every `los` needs
+    (numpy, shapely, PyYAML, embreex): the floor under any whole command's start."""
+    line = [sys.executable, "-c", "import numpy, shapely, yaml, embreex.rtcore_scene"]
+    env = command_env()
+    return best_of(lambda: subprocess.run(line, check=True, env=env), repeat)
+
+
 def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, pieces: int = 40,
                   repeat: int = 3) -> dict:
     """The rulings figures (seconds) on a generated table written to a temporary file;
@@ -100,11 +108,13 @@ def rulings_bench(raw_rays_per_s: float, seed: int = 1, models: int = 100, piece
         start_cmd_s = _command(["los", str(path), "--from", observer, "--to", one[0][1],
                                 "--json"], repeat)
         all_cmd_s = _command(["los", str(path), "--all", "--json"], 2)
+        floor_s = _libraries_start(repeat)
     return {
         "models": len(ids), "targets": len(one), "pairs": len(every), "rays": int(rays),
         "load_s": load_s, "yaml_s": yaml_s,
         "los_from_s": from_s, "los_from_geometry_s": from_geometry_s,
         "los_from_command_s": from_cmd_s, "los_one_target_command_s": start_cmd_s,
+        "libraries_start_s": floor_s,
         "los_all_s": all_s, "los_all_command_s": all_cmd_s, "los_all_processes": processes,
         "los_all_one_process_s": all_one_s,
         "geometry_all_s": geometry_s, "raw_embreex_s": raw_s, "geometry_full_sample_s": full_s,
@@ -136,6 +146,8 @@ def format_rulings_bench(f: dict) -> str:
             "library", f["los_from_s"] / n, t["los_from_per_target"]),
         row("  of which the start (one target)", f["los_one_target_command_s"] / n, "ms",
             "whole command", f["los_from_command_s"] / n, None),
+        row("    under it, the libraries' own start", f["libraries_start_s"] / n, "ms",
+            "the start", f["los_one_target_command_s"] / n, None),
         row(f"  and each further target ({n - 1})", (f["los_from_command_s"]
             - f["los_one_target_command_s"]) / (n - 1), "ms", "library",
             f["los_from_s"] / n, t["los_from_per_target"]),
