@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 
 import numpy as np
 import pytest
@@ -144,7 +145,7 @@ def test_unwritable_or_linked_cache_folder_is_no_error(tmp_path, monkeypatch):
         raise PermissionError("unwritable")
 
     monkeypatch.setenv("BATTLESIGHT_CACHE", str(tmp_path / "other"))
-    monkeypatch.setattr(meshcache.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)  # meshcache imports it where it writes
     meshcache.write("mesh", ("k",), {"a": np.arange(2)})
     assert meshcache.read("mesh", ("k",)) is None
 
