@@ -194,6 +194,7 @@ def test_bench_rows(capsys, monkeypatch):
     coarse = analysis_row(scene, 6.0, repeat=1, exact_reference=False)
     batch = batch_row("wh40k6", 1, 2, 6.0, workers=1)
     assert batch["layouts"] == 2 and batch["dask_layouts_per_min"] > 0
+    assert batch["dask_running_per_min"] > batch["dask_layouts_per_min"]  # less the start
     text = format_layout_bench({"ruleset": "wh40k6", "table": [72, 48], "pieces": 12,
                                 "fine": fine, "coarse": coarse, "batch": batch,
                                 "crowded": {"pieces": 30, "fine": fine, "coarse": coarse}})

@@ -181,6 +181,7 @@ def batch_row(ruleset: str, seed: int, layouts: int, grid: float, workers: int) 
     return {"grid": grid, "layouts": layouts, "workers": workers,
             "serial_layouts_per_min": round(60.0 * layouts / serial, 1),
             "dask_layouts_per_min": round(60.0 * layouts / dask_s, 1),
+            "dask_running_per_min": round(60.0 * layouts / max(dask_s - started, 1e-9), 1),
             "ratio": round(serial / dask_s, 2), "cluster_start_s": round(started, 2),
             "per_layout_ms": {k.replace("_s", ""): v for k, v in per.items()}}
 
@@ -226,7 +227,8 @@ def format_layout_bench(f: dict) -> str:
         f"    Dask batch, {batch['workers']} workers, {batch['layouts']} layouts at "
         f"{batch['grid']:g}\"  {batch['dask_layouts_per_min']:7.1f} layouts/min   vs serial "
         f"{batch['serial_layouts_per_min']:.1f} ({batch['ratio']:.2f}x); cluster start "
-        f"{batch['cluster_start_s']:.2f} s",
+        f"{batch['cluster_start_s']:.2f} s, after it "
+        f"{batch.get('dask_running_per_min', float('nan')):.1f} layouts/min",
         f"      per layout: generate {per['generate']:.0f} ms, world {per['world']:.0f} ms, "
         f"analysis {per['analysis']:.0f} ms, pickle {per['pickle']:.1f} ms",
     ]
