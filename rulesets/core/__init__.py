@@ -7,8 +7,9 @@ submodule (`rulesets.core.profiles` for `los`) does not import the phase engine 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from battlesight.scenes.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .board import Board, ModelState
@@ -38,11 +39,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A public name's submodule is imported when the name is first asked for."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'battlesight.rulesets.core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
