@@ -170,12 +170,19 @@ class GridCaster:
         return self._raised[h]
 
     def _rays(self, src, hs, dst, ht, count: bool = True):
-        """Origins (k, 3) and directions (k, 3) float32 of the segments from hs above
-        foot[src] to ht above foot[dst], and their far distances (k,): the directions run to
-        the far end unnormalised (Embree takes any length), so every far distance is 1 but
-        for a segment of no length (0, its direction straight up)."""
-        origins = self._points(hs).take(src, axis=0)
-        delta = self._points(ht).take(dst, axis=0)
+        """Origins (k, 3) and directions (k, 3) float32 of the segments between hs above
+        foot[src] and ht above foot[dst], their far distances (k,), and (k,) bool: which run
+        from the dst end. Each segment is cast from its end of lower (cell, height), so one
+        segment gets one answer whichever way a caller names it (the ray engine's rounding
+        may answer a ray through a wall's or window's very edge differently from either
+        end). The directions run to the far end unnormalised (Embree takes any length), so
+        every far distance is 1 but for a segment of no length (0, its direction straight
+        up)."""
+        flip = (src > dst) | ((src == dst) & (hs > ht))
+        near = self._points(hs).take(src, axis=0)
+        end = self._points(ht).take(dst, axis=0)
+        origins = np.where(flip[:, None], end, near)
+        delta = np.where(flip[:, None], near, end)
         delta -= origins
         far = np.ones(len(src), dtype=np.float32)
         if hs == ht:  # only a cell to itself has no length (no two cells share a foot)
@@ -184,7 +191,7 @@ class GridCaster:
             delta[same] = (0.0, 0.0, 1.0)
         if count:
             self.segments += len(src)
-        return origins, delta, far
+        return origins, delta, far, flip
 
     def codes(self, src: np.ndarray, hs: float, dst: np.ndarray, ht: float,
               classify: bool = True, cores: bool = False) -> np.ndarray:
@@ -207,7 +214,7 @@ class GridCaster:
             return np.full(len(src), FINAL, dtype=np.int8)
         code = np.full(len(src), OPEN, dtype=np.int8)
         if len(src) and self.lowering is not None:
-            origins, delta, far = self._rays(src, hs, dst, ht, count=False)
+            origins, delta, far, _ = self._rays(src, hs, dst, ht, count=False)
             low = self._lowered(origins, delta, far, cores)
             code[low != CLEAR] = low[low != CLEAR]
         return code
@@ -231,7 +238,7 @@ class GridCaster:
         return self.codes(src, hs, dst, ht, classify=False) == CLEAR
 
     def _codes(self, src, hs, dst, ht, classify: bool, cores: bool) -> np.ndarray:
-        origins, delta, lengths = self._rays(src, hs, dst, ht)
+        origins, delta, lengths, flip = self._rays(src, hs, dst, ht)
         if classify and self.open:
             # what blocks lowered segments too first, then the open pieces for what it lets by
             if self.lowering is not None:
@@ -249,15 +256,16 @@ class GridCaster:
             code = blocked.view(np.int8) * np.int8(final)  # CLEAR is 0
         if self.area is not None:
             todo = np.flatnonzero(~blocked)
-            inside = self.inside[hs][src[todo]]
+            near, end = self.inside[hs][src[todo]], self.inside[ht][dst[todo]]
+            inside = np.where(flip[todo], end, near)  # the cast's start in a canopy
             maybe = inside | self.area.occluded(origins[todo], delta[todo], lengths[todo])
-            todo, inside = todo[maybe], inside[maybe]
+            todo, inside, ends = todo[maybe], inside[maybe], (near | end)[maybe]
             if len(todo):
                 direction = delta[todo].astype(np.float64) * lengths[todo, None]
                 span = np.linalg.norm(direction, axis=1)
                 direction /= np.where(span > 0, span, 1.0)[:, None]
                 plan = np.hypot(direction[:, 0], direction[:, 1])  # measured on the table
-                through = ~(inside | self.inside[ht][dst[todo]])  # neither end in a canopy
+                through = ~ends  # neither end in a canopy
                 limit = np.where(through, min(_GRAZE, self.test.canopy_limit),
                                  self.test.canopy_limit)  # crossing more of canopy: hidden
                 crossed = crossing_lengths(

@@ -151,7 +151,7 @@ class SharedSight:
         near = np.zeros(len(code), dtype=bool)
         if shared and self.any_near:
             idx = np.flatnonzero(~opened)
-            origins, delta, far = self.caster._rays(a[idx], hs0, b[idx], ht0)
+            origins, delta, far, _ = self.caster._rays(a[idx], hs0, b[idx], ht0)
             if self.hulls is not None:
                 near[idx[self.hulls.occluded(origins, delta, far)]] = True
             if self.way_scenes:  # the pieces thin across each segment's way
