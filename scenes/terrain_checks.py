@@ -105,6 +105,14 @@ def _check_polygon_ruin(ck: Checker, m: dict, path: str) -> None:
         builder_check(ck, m, path, polygon_ruins.check_polygon_ruin, pts, height, floors, walls)
 
 
+def _check_ruin_flags(ck: Checker, m: dict, path: str) -> None:
+    """A ruin's ``windows`` and ``broken`` are true or false: the builder reads any other value
+    by its truth (``windows: "no"`` would give windows)."""
+    for key in ("windows", "broken"):
+        if key in m and not isinstance(m[key], bool):
+            ck.add(line_of(m, key), f"{path}.{key}", f"must be true or false, got {show(m[key])}")
+
+
 def _check_area(ck: Checker, m: dict, path: str) -> None:
     if "polygon" in m:
         _check_outline(ck, m, path, "area")
@@ -166,6 +174,7 @@ def check_piece_data(ck: Checker, m: dict, path: str, kind: str) -> None:
         ck.numbers(m, "size", path, 3, required=True, positive=True, why=why)
     elif kind == "ruin" and "polygon" in m:
         _check_polygon_ruin(ck, m, path)
+        _check_ruin_flags(ck, m, path)
     elif kind == "area":
         _check_area(ck, m, path)
     elif kind in ("ruin", "hill"):
@@ -174,6 +183,7 @@ def check_piece_data(ck: Checker, m: dict, path: str, kind: str) -> None:
         height = ck.number(m, "height", path, required=True, positive=True, why=why)
         if kind == "ruin":
             _check_ruin_extras(ck, m, path, size, height)
+            _check_ruin_flags(ck, m, path)
         else:
             top = ck.number(m, "top", path, positive=True)
             if top is not None and top > 1:

@@ -200,6 +200,12 @@ GEOMETRY_CASES = [
     ("size: [8, 6], floors: [3], height: 6,\n     walls: [north, east]}",
      "size: [0.45, 6], floors: [3], height: 6,\n     walls: [east, west]}",
      "terrain[ruin-1].size", "leaves no room"),
+    # a ruin's flags are true or false ("no" would read as true: windows)
+    ("walls: [north, east]}", "walls: [north, east], windows: 'no'}",
+     "terrain[ruin-1].windows", "must be true or false, got 'no'"),
+    ("at: [14, 10], size: [8, 6], floors: [3], height: 6,\n     walls: [north, east]}",
+     "polygon: [[10, 7], [18, 7], [18, 13], [10, 13]], floors: [3], height: 6, broken: 1}",
+     "terrain[ruin-1].broken", "must be true or false, got 1"),
     ("height: 5}", "height: 5, trunks: many}", "terrain[wood-1].trunks", "whole number"),
     ("height: 5}", "height: 5, trunks: [[1, 2, 3]]}", "terrain[wood-1].trunks", "[x, y] points"),
     ("height: 5}", "height: 5, trunks: 10000000}", "terrain[wood-1].trunks", "at most 1000"),
