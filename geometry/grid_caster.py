@@ -136,6 +136,7 @@ class GridCaster:
         self.foot = np.asarray(foot, dtype=np.float64)
         self.foot32 = self.foot.astype(np.float32)
         self._raised: dict[float, np.ndarray] = {}  # float32 points h above every foot
+        self._pairs: dict[tuple[float, float], np.ndarray] = {}  # `_pair_points`
         geoms = [e.geometry for e in world.terrain.values() if e.geometry.solid is not None]
         column = [is_column(g.solid) for g in geoms]
         columns = [g.solid for g, c in zip(geoms, column, strict=True) if c]
@@ -169,6 +170,14 @@ class GridCaster:
             self._raised[h] = self.foot32 + np.array([0.0, 0.0, h], dtype=np.float32)
         return self._raised[h]
 
+    def _pair_points(self, hs: float, ht: float) -> np.ndarray:
+        """(2n, 3) float32: the points hs above every foot, then those ht above (made once per
+        pair of heights)."""
+        key = (hs, ht)
+        if key not in self._pairs:
+            self._pairs[key] = np.concatenate([self._points(hs), self._points(ht)])
+        return self._pairs[key]
+
     def _rays(self, src, hs, dst, ht, count: bool = True):
         """Origins (k, 3) and directions (k, 3) float32 of the segments between hs above
         foot[src] and ht above foot[dst], their far distances (k,), and (k,) bool: which run
@@ -178,11 +187,11 @@ class GridCaster:
         end). The directions run to the far end unnormalised (Embree takes any length), so
         every far distance is 1 but for a segment of no length (0, its direction straight
         up)."""
-        flip = (src > dst) | ((src == dst) & (hs > ht))
-        near = self._points(hs).take(src, axis=0)
-        end = self._points(ht).take(dst, axis=0)
-        origins = np.where(flip[:, None], end, near)
-        delta = np.where(flip[:, None], near, end)
+        flip = (src > dst) | ((src == dst) & (hs > ht)) if hs != ht else src > dst
+        both = self._pair_points(hs, ht)  # the hs points, then the ht points
+        n = len(self.foot)
+        origins = both.take(np.where(flip, dst + n, src), axis=0)
+        delta = both.take(np.where(flip, src, dst + n), axis=0)
         delta -= origins
         far = np.ones(len(src), dtype=np.float32)
         if hs == ht:  # only a cell to itself has no length (no two cells share a foot)
