@@ -61,6 +61,9 @@ def check_polygon_ruin(
     if bad:
         raise BuildInputError("walls", f"edge numbers run from 0 to {n - 1} for a {n}-point "
                                        f"polygon, got {bad}")
+    # the walls' lengths in the points' order as written, so a refusal names the user's edges
+    lengths = np.linalg.norm(np.roll(raw, -1, axis=0) - raw, axis=1)
+    short = sorted({w for w in edges if lengths[w] < 2 * wall_thickness})
     # the builder works on the counter-clockwise outline: renumber the edges if it is reversed
     if signed_area(raw) < 0:
         raw, edges = raw[::-1].copy(), tuple(sorted(n - 2 - w if w < n - 1 else n - 1
@@ -74,11 +77,10 @@ def check_polygon_ruin(
     if _inset(raw, wall_thickness - JOINT) is None:
         raise BuildInputError("polygon", f'ruin outline leaves no room for a floor inside its '
                                          f'{wall_thickness:g}" walls')
-    lengths = np.linalg.norm(np.roll(raw, -1, axis=0) - raw, axis=1)
-    short = [w for w in edges if lengths[w] < 2 * wall_thickness]
     if short:
+        leave = "" if walls is not None else " (list the walled edges in walls to leave it out)"
         raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
-                                       f'({2 * wall_thickness:g}"): no wall fits')
+                                       f'({2 * wall_thickness:g}"): no wall fits{leave}')
     return raw, height, levels, tuple(sorted(set(edges)))
 
 
