@@ -46,3 +46,19 @@ def test_sight_does_not_depend_on_the_order_of_the_cells(city):
     backward = pair_sight(world, grid.foot, order, order, test)
     assert np.array_equal(forward.sees, backward.sees[::-1, ::-1])
     assert np.array_equal(forward.seen, backward.seen[::-1, ::-1])
+
+
+def test_every_pair_analysis_equals_exact_at_two_inches():
+    # the default at 2" (every pair, forked) and --exact (one process) cast some segments from
+    # opposite ends: same fields, same figures
+    from battlesight.rulesets.layout.analysis import analyze_scene
+
+    scene = load_scene(example("wh40k6_city_ruins"))
+    default = analyze_scene(scene, 2.0, workers=2)
+    exact = analyze_scene(scene, 2.0, exact=True)
+    assert default.figures["method"] == "every pair"
+    for name, field in exact.fields.items():
+        assert np.array_equal(default.fields[name], field, equal_nan=True), name
+    skip = {"method", "seconds", "cpu_seconds", "segments"}
+    assert {k: v for k, v in default.figures.items() if k not in skip} == \
+        {k: v for k, v in exact.figures.items() if k not in skip}
