@@ -41,3 +41,21 @@ def test_the_text_is_a_unit_table(capsys):
 def test_all_refuses_a_target(capsys):
     assert main(["los", str(EXAMPLES / "demo.yaml"), "--all", "--to", "sgt"]) == 2
     assert "--to goes with --from" in capsys.readouterr().err
+
+
+def test_a_tie_of_cover_texts_goes_to_the_first_target():
+    from types import SimpleNamespace
+
+    from battlesight.viewer.unit_matrix import unit_matrix
+
+    models = [SimpleNamespace(id="a1", unit="A"), SimpleNamespace(id="b1", unit="B"),
+              SimpleNamespace(id="b2", unit="B")]
+    scene = SimpleNamespace(models=models)
+
+    def verdict(target, text):
+        return {"observer": "a1", "target": target, "visible": True, "cover_text": text,
+                "status": "cover"}
+
+    for first, second in (("4+ (ruin-1)", "5+ (wood-1)"), ("5+ (wood-1)", "4+ (ruin-1)")):
+        _, cells = unit_matrix(scene, [verdict("b1", first), verdict("b2", second)])
+        assert cells[("A", "B")].cover == first and cells[("A", "B")].seen == 2

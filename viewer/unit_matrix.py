@@ -72,7 +72,8 @@ def unit_matrix(scene, verdicts: list[dict]) -> tuple[list[str], dict[tuple[str,
             if a == b:
                 continue
             texts = list(covers.get((a, b), {}).values())
-            common = max(set(texts), key=texts.count) if texts else ""
+            # the most common cover text, a tie to the first met (targets in scene order)
+            common = max(dict.fromkeys(texts), key=texts.count) if texts else ""
             status = STATUS_ORDER[best.get((a, b), len(STATUS_ORDER) - 1)]
             cells[(a, b)] = UnitCell(a, b, len(seen.get((a, b), ())), size[b], common, status)
     return units, cells
