@@ -57,5 +57,7 @@ def test_a_tie_of_cover_texts_goes_to_the_first_target():
                 "status": "cover"}
 
     for first, second in (("4+ (ruin-1)", "5+ (wood-1)"), ("5+ (wood-1)", "4+ (ruin-1)")):
-        _, cells = unit_matrix(scene, [verdict("b1", first), verdict("b2", second)])
+        back = {"observer": "b1", "target": "a1", "visible": False, "cover_text": "",
+                "status": "hidden"}  # B observes too: a unit of the table
+        _, cells = unit_matrix(scene, [verdict("b1", first), verdict("b2", second), back])
         assert cells[("A", "B")].cover == first and cells[("A", "B")].seen == 2
