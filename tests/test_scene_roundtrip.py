@@ -32,7 +32,7 @@ terrain:
   - {id: hedge-1, type: wall, from: [10, 20], to: [22, 20], height: 1, obstacle: true,
      cover: soft, colour: green, "odd key": [1, {deep: [2, 3]}]}
   - {id: r, type: ruin, at: [30, 30], size: [8, 6], height: 6, floors: [3], walls: [north],
-     windows: {north: 2, style: gothic}}
+     windows: true, x-windows: {north: 2, style: gothic}}
 units:
   - id: knights
     player: 1
@@ -91,7 +91,7 @@ def test_unknown_keys_at_all_levels_survive(tmp_path):
     assert saved["x-made-with"] == "battlesight 0.1"
     hedge = saved["terrain"][0]
     assert hedge["colour"] == "green" and hedge["odd key"] == [1, {"deep": [2, 3]}]
-    assert saved["terrain"][1]["windows"] == {"north": 2, "style": "gothic"}
+    assert saved["terrain"][1]["x-windows"] == {"north": 2, "style": "gothic"}
     assert saved["units"][0]["banner"] == {"name": "Griffon", "magic": True}
     k1, k2, up = saved["models"]
     assert k1["mount"] == {"name": "warhorse", "M": 8} and k1["stats"] == {"M": 4, "WS": 4}
