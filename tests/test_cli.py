@@ -180,7 +180,7 @@ def test_rulings_bench_rows_on_a_small_table():
     f = rulings_bench(5e6, seed=1, models=8, pieces=4, repeat=1)
     assert f["targets"] == 7 and f["pairs"] == 56 and f["los_all_processes"] == 1
     assert 0 < f["los_one_target_command_s"] <= f["los_from_command_s"] * 1.5
-    assert 0 < f["libraries_start_s"] < f["los_one_target_command_s"]
+    assert f["libraries_start_s"] > 0  # timed once: no order asserted between timings
     text = format_rulings_bench(f)
     for label in ("scene load", "los --from, per target (whole command)", "of which the start",
                   "the libraries' own start",
