@@ -27,15 +27,30 @@ from .types import TerrainGeometry
 __all__ = ["check_polygon_ruin", "polygon_ruin"]
 
 
-def _inset(outline: np.ndarray, by: float):
-    """The outline shrunk by `by` on every side (mitred corners): a shapely Polygon, or None
-    when nothing, or more than one piece, is left."""
+def _floor(outline: np.ndarray, walled: Iterable[int], by: float):
+    """The floor of a polygonal ruin (CCW outline): the outline less the ground under each
+    walled edge's wall (a strip `by` deep inside the edge; an edge without a wall keeps its
+    floor to the edge, as a rectangular ruin's open sides do). A CCW shapely Polygon, or None
+    when nothing is left; a MultiPolygon when the walls cut the floor apart (slivers under
+    0.01 square inches at the walls' corners dropped)."""
     import shapely
+    from shapely.geometry.polygon import orient
 
-    inner = shapely.Polygon(outline).buffer(-by, join_style="mitre")
-    if inner.is_empty or inner.geom_type != "Polygon" or inner.area <= 0.01:
+    n = len(outline)
+    strips = []
+    for i in walled:
+        a, b = outline[i], outline[(i + 1) % n]
+        along = (b - a) / np.hypot(*(b - a))
+        inward = np.array([-along[1], along[0]]) * by  # left of a CCW edge
+        strips.append(shapely.Polygon([a, b, b + inward, a + inward]))
+    floor = shapely.Polygon(outline)
+    if strips:
+        floor = floor.difference(shapely.union_all(strips))
+    parts = [g for g in getattr(floor, "geoms", [floor])
+             if g.geom_type == "Polygon" and g.area > 0.01]
+    if not parts:
         return None
-    return inner
+    return orient(parts[0], 1.0) if len(parts) == 1 else shapely.MultiPolygon(parts)
 
 
 def check_polygon_ruin(
@@ -74,9 +89,15 @@ def check_polygon_ruin(
         raise BuildInputError("polygon", str(exc)) from None
     _, _, height, levels, _ = check_ruin((1.0, 1.0), height, floors, (), wall_thickness,
                                          slab_thickness)
-    if _inset(raw, wall_thickness - JOINT) is None:
+    floor = _floor(raw, edges, wall_thickness - JOINT)
+    if floor is None:
         raise BuildInputError("polygon", f'ruin outline leaves no room for a floor inside its '
                                          f'{wall_thickness:g}" walls')
+    if floor.geom_type != "Polygon":
+        raise BuildInputError("polygon", f"the walls cut the ruin's floor into "
+                                         f"{len(floor.geoms)} pieces: make the narrow part at "
+                                         f'least {2 * wall_thickness:g}" wide, or leave a wall '
+                                         "out there")
     if short:
         leave = "" if walls is not None else " (list the walled edges in walls to leave it out)"
         raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
@@ -108,7 +129,7 @@ def polygon_ruin(
     outline, height, levels, edges = check_polygon_ruin(polygon, height, floors, walls,
                                                         wall_thickness, slab_thickness)
     t, st = float(wall_thickness), float(slab_thickness)
-    inner = _inset(outline, t - JOINT)
+    inner = _floor(outline, edges, t - JOINT)
     ring = np.asarray(inner.exterior.coords)[:-1]
     holes = [np.asarray(h.coords)[:-1] for h in inner.interiors]
     slabs = [prism(ring, 0.0, st, holes)]

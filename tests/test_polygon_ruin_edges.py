@@ -32,3 +32,32 @@ def test_walls_stand_on_the_edges_as_written(points):
     walls = geom.core.vertices[geom.core.vertices[:, 2] > 0.5]  # above the ground slab
     assert np.allclose(walls[:, 0].max(), 20.0) and walls[:, 0].min() == pytest.approx(19.75)
     assert walls[:, 1].min() >= 10 - 1e-9 and walls[:, 1].max() <= 20 + 1e-9
+
+
+def test_the_floor_reaches_the_edges_without_walls():
+    from battlesight.geometry.mesh import as_trimesh
+    from battlesight.geometry.world import World
+
+    square = [[0, 0], [10, 0], [10, 10], [0, 10]]
+    ruin = polygon_ruin(square, 6, walls=[0])  # a wall on the south edge only
+    slab = as_trimesh(ruin.stand)
+    t, joint, st = 0.25, 1e-3, 0.2
+    assert slab.volume == pytest.approx(10 * (10 - (t - joint)) * st, rel=1e-6)
+    world = World((20.0, 20.0))
+    world.add_terrain("r", "ruin", ruin)
+    # just inside the open north and east edges there is floor, as on a rectangle's open side
+    for at in ((5.0, 9.9), (9.9, 5.0)):
+        assert world.stand_height(at, 0) == pytest.approx(st)
+    walled = polygon_ruin(square, 6)  # every edge walled: the floor stops at the walls
+    assert as_trimesh(walled.stand).volume == pytest.approx((10 - 2 * (t - joint)) ** 2 * st,
+                                                           rel=1e-6)
+
+
+def test_walls_that_cut_the_floor_apart_are_named():
+    # two rooms joined by a 0.4" corridor, walled on both sides: no floor is left in it
+    dumbbell = [[0, 0], [4, 0], [4, 1.8], [6, 1.8], [6, 0], [10, 0], [10, 4], [6, 4], [6, 2.2],
+                [4, 2.2], [4, 4], [0, 4]]
+    with pytest.raises(BuildInputError) as err:
+        check_polygon_ruin(dumbbell, 6)
+    assert err.value.param == "polygon" and "cut the ruin's floor into 2 pieces" in str(err.value)
+    check_polygon_ruin(dumbbell, 6, walls=[0, 1, 3, 4, 5, 6, 7, 9, 10, 11])  # corridor open
