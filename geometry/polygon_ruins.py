@@ -40,6 +40,8 @@ def _floor(outline: np.ndarray, walled: Iterable[int], by: float):
     strips = []
     for i in walled:
         a, b = outline[i], outline[(i + 1) % n]
+        if not np.hypot(*(b - a)) > 0:  # a repeated point: no wall stands on it
+            continue
         along = (b - a) / np.hypot(*(b - a))
         inward = np.array([-along[1], along[0]]) * by  # left of a CCW edge
         strips.append(shapely.Polygon([a, b, b + inward, a + inward]))
@@ -70,6 +72,8 @@ def check_polygon_ruin(
 
     require_simple_polygon(polygon, "polygon")
     raw = np.asarray(polygon, dtype=np.float64).reshape(-1, 2)
+    if len(raw) > 3 and np.allclose(raw[0], raw[-1], rtol=0.0, atol=1e-9):
+        raw = raw[:-1]  # a closed ring (GeoJSON's): the outline closes by itself
     n = len(raw)
     edges = tuple(range(n)) if walls is None else tuple(int(w) for w in walls)
     bad = [w for w in edges if not 0 <= w < n]
@@ -89,6 +93,10 @@ def check_polygon_ruin(
         raise BuildInputError("polygon", str(exc)) from None
     _, _, height, levels, _ = check_ruin((1.0, 1.0), height, floors, (), wall_thickness,
                                          slab_thickness)
+    if short:
+        leave = "" if walls is not None else " (list the walled edges in walls to leave it out)"
+        raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
+                                       f'({2 * wall_thickness:g}"): no wall fits{leave}')
     floor = _floor(raw, edges, wall_thickness - JOINT)
     if floor is None:
         raise BuildInputError("polygon", f'ruin outline leaves no room for a floor inside its '
@@ -98,10 +106,6 @@ def check_polygon_ruin(
                                          f"{len(floor.geoms)} pieces: make the narrow part at "
                                          f'least {2 * wall_thickness:g}" wide, or leave a wall '
                                          "out there")
-    if short:
-        leave = "" if walls is not None else " (list the walled edges in walls to leave it out)"
-        raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
-                                       f'({2 * wall_thickness:g}"): no wall fits{leave}')
     return raw, height, levels, tuple(sorted(set(edges)))
 
 

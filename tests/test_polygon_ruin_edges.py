@@ -61,3 +61,17 @@ def test_walls_that_cut_the_floor_apart_are_named():
         check_polygon_ruin(dumbbell, 6)
     assert err.value.param == "polygon" and "cut the ruin's floor into 2 pieces" in str(err.value)
     check_polygon_ruin(dumbbell, 6, walls=[0, 1, 3, 4, 5, 6, 7, 9, 10, 11])  # corridor open
+
+
+def test_a_closed_ring_builds_the_open_one():
+    from battlesight.geometry.mesh import as_trimesh
+
+    square = [[0, 0], [10, 0], [10, 10], [0, 10]]
+    closed = square + [[0, 0]]  # GeoJSON writes the first point again at the end
+    for walls in (None, [0, 2]):
+        a, b = polygon_ruin(square, 6, walls=walls), polygon_ruin(closed, 6, walls=walls)
+        assert np.array_equal(a.footprint, b.footprint)
+        assert as_trimesh(b.solid).volume == pytest.approx(as_trimesh(a.solid).volume)
+    with pytest.raises(BuildInputError) as err:
+        check_polygon_ruin(closed, 6, walls=[4])  # the closing point is no edge
+    assert err.value.param == "walls" and "from 0 to 3" in str(err.value)
