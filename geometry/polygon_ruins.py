@@ -93,10 +93,6 @@ def check_polygon_ruin(
         raise BuildInputError("polygon", str(exc)) from None
     _, _, height, levels, _ = check_ruin((1.0, 1.0), height, floors, (), wall_thickness,
                                          slab_thickness)
-    if short:
-        leave = "" if walls is not None else " (list the walled edges in walls to leave it out)"
-        raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
-                                       f'({2 * wall_thickness:g}"): no wall fits{leave}')
     floor = _floor(raw, edges, wall_thickness - JOINT)
     if floor is None:
         raise BuildInputError("polygon", f'ruin outline leaves no room for a floor inside its '
@@ -106,6 +102,10 @@ def check_polygon_ruin(
                                          f"{len(floor.geoms)} pieces: make the narrow part at "
                                          f'least {2 * wall_thickness:g}" wide, or leave a wall '
                                          "out there")
+    if short:
+        leave = "" if walls is not None else " (list the walled edges in walls to leave it out)"
+        raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
+                                       f'({2 * wall_thickness:g}"): no wall fits{leave}')
     return raw, height, levels, tuple(sorted(set(edges)))
 
 
