@@ -4,6 +4,7 @@ tops, floors, core and overhang made as `ruins.ruin` makes a rectangle's."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from .ruins import (
     _stand_wall,
     _top_edge,
     _wall_elevation,
+    _wall_parts,
     _window_columns,
     _window_rows,
     check_ruin,
@@ -25,6 +27,16 @@ from .ruins import (
 from .types import TerrainGeometry
 
 __all__ = ["check_polygon_ruin", "polygon_ruin"]
+
+
+def _edge_frame(outline: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray, float,
+                                                       np.ndarray, np.ndarray]:
+    """Edge i of a CCW outline: its ends a, b, its length, and the unit directions along it
+    and inward (left of it; both zero for an edge of no length)."""
+    a, b = outline[i], outline[(i + 1) % len(outline)]
+    length = float(np.hypot(*(b - a)))
+    along = (b - a) / length if length > 0 else np.zeros(2)
+    return a, b, length, along, np.array([-along[1], along[0]])
 
 
 def _floor(outline: np.ndarray, walled: Iterable[int], by: float):
@@ -36,15 +48,11 @@ def _floor(outline: np.ndarray, walled: Iterable[int], by: float):
     import shapely
     from shapely.geometry.polygon import orient
 
-    n = len(outline)
     strips = []
     for i in walled:
-        a, b = outline[i], outline[(i + 1) % n]
-        if not np.hypot(*(b - a)) > 0:  # a repeated point: no wall stands on it
-            continue
-        along = (b - a) / np.hypot(*(b - a))
-        inward = np.array([-along[1], along[0]]) * by  # left of a CCW edge
-        strips.append(shapely.Polygon([a, b, b + inward, a + inward]))
+        a, b, length, _, inward = _edge_frame(outline, i)
+        if length > 0:  # a repeated point holds no wall
+            strips.append(shapely.Polygon([a, b, b + inward * by, a + inward * by]))
     floor = shapely.Polygon(outline)
     if strips:
         floor = floor.difference(shapely.union_all(strips))
@@ -67,6 +75,11 @@ def check_polygon_ruin(
     naming `polygon`, `height`, `floors` or `walls` (edge numbers: edge i runs from point i to
     point i + 1 as written). Returns (CCW outline, height, levels, walled edges of the CCW
     outline)."""
+    return _checked(polygon, height, floors, walls, wall_thickness, slab_thickness)[:4]
+
+
+def _checked(polygon, height, floors, walls, wall_thickness, slab_thickness) -> tuple:
+    """`check_polygon_ruin`'s checks and its answer, and the floor they made (`_floor`)."""
     from .plan import clean_ring, signed_area
     from .primitives import require_simple_polygon
 
@@ -106,7 +119,7 @@ def check_polygon_ruin(
         leave = "" if walls is not None else " (list the walled edges in walls to leave it out)"
         raise BuildInputError("walls", f'edge(s) {short} are shorter than two wall thicknesses '
                                        f'({2 * wall_thickness:g}"): no wall fits{leave}')
-    return raw, height, levels, tuple(sorted(set(edges)))
+    return raw, height, levels, tuple(sorted(set(edges))), floor
 
 
 def polygon_ruin(
@@ -122,18 +135,17 @@ def polygon_ruin(
 ) -> TerrainGeometry:
     """A ruined building on a polygonal plan (table inches, any simple polygon: an L, a
     trapezoid), built as `ruin` builds a rectangle: a ground slab and one slab per `floors` entry
-    over the outline inset by the wall thickness, and a wall along each walled edge (default
-    every edge), outer face on the edge, windows per storey and a broken top as `ruin` makes
-    them. Walls that meet at a corner overlap there (separate closed shells).
+    over the outline less the ground under its walls (`_floor`), and a wall along each walled
+    edge (default every edge), outer face on the edge, windows per storey and a broken top as
+    `ruin` makes them. Walls that meet at a corner overlap there (separate closed shells).
 
     Returns TerrainGeometry(solid=slabs + walls, stand=slabs, floors=levels, footprint=the
     CCW outline, core=ground slab + walls below their lowest windows, overhang=upper slabs +
     walls from their lowest windows up).
     """
-    outline, height, levels, edges = check_polygon_ruin(polygon, height, floors, walls,
-                                                        wall_thickness, slab_thickness)
+    outline, height, levels, edges, inner = _checked(polygon, height, floors, walls,
+                                                     wall_thickness, slab_thickness)
     t, st = float(wall_thickness), float(slab_thickness)
-    inner = _floor(outline, edges, t - JOINT)
     ring = np.asarray(inner.exterior.coords)[:-1]
     holes = [np.asarray(h.coords)[:-1] for h in inner.interiors]
     slabs = [prism(ring, 0.0, st, holes)]
@@ -146,20 +158,15 @@ def polygon_ruin(
     walled = set(edges)
     meshes, cores, rest = [], [], []
     for i in edges:
-        a, b = outline[i], outline[(i + 1) % n]
-        length = float(np.hypot(*(b - a)))
-        along = (b - a) / length
-        inward = np.array([-along[1], along[0]])  # left of a CCW edge
+        a, _, length, along, inward = _edge_frame(outline, i)
         c0 = END_MARGIN + (t if (i - 1) % n in walled else 0.0)
         c1 = length - END_MARGIN - (t if (i + 1) % n in walled else 0.0)
         top = _top_edge(0.0, length, height, depth, rng)
         columns = _window_columns(c0, c1) if windows else []
         rows = _window_rows(storeys, top) if columns else []
         points, tris, core = _wall_elevation(top, rows, columns)
-        meshes.append(_stand_wall(a, along, inward, t, points, tris))
-        cores.append(_stand_wall(a, along, inward, t, points, tris[core]))
-        if not core.all():
-            rest.append(_stand_wall(a, along, inward, t, points, tris[~core]))
+        _wall_parts(partial(_stand_wall, a, along, inward, t, points), tris, core,
+                    (meshes, cores, rest))
     stand = concatenate(slabs)
     return TerrainGeometry(solid=concatenate([stand, concatenate(meshes)]), stand=stand,
                            floors=levels, footprint=outline,

@@ -10,7 +10,8 @@ JOINT (0.001") where they meet, so they never share vertices and leave no slit a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -295,10 +296,8 @@ def ruin(
         columns = _window_columns(c0, c1) if windows else []
         rows = _window_rows(storeys, top) if columns else []
         points, tris, core = _wall_elevation(top, rows, columns)
-        wall_meshes.append(_wall_mesh(side, (a, b), t, points, tris))
-        wall_cores.append(_wall_mesh(side, (a, b), t, points, tris[core]))
-        if not core.all():
-            wall_rest.append(_wall_mesh(side, (a, b), t, points, tris[~core]))
+        _wall_parts(partial(_wall_mesh, side, (a, b), t, points), tris, core,
+                    (wall_meshes, wall_cores, wall_rest))
 
     stand = place(concatenate(slabs), at, rotation)
     walls_mesh = concatenate(wall_meshes)
@@ -311,6 +310,18 @@ def ruin(
         core=place(concatenate([slabs[0], *wall_cores]), at, rotation),
         overhang=_overhang([place(m, at, rotation) for m in slabs[1:] + wall_rest]),
     )
+
+
+def _wall_parts(stand: Callable[[np.ndarray], Mesh], tris: np.ndarray, core: np.ndarray,
+                into: tuple[list, list, list]) -> None:
+    """Add a wall, its core and the rest of it (where the core is not all of it) to the three
+    lists `into`, each stood up by stand(triangles of the wall's elevation); core: which
+    triangles are the core's (`_wall_elevation`)."""
+    walls, cores, rest = into
+    walls.append(stand(tris))
+    cores.append(stand(tris[core]))
+    if not core.all():
+        rest.append(stand(tris[~core]))
 
 
 def _overhang(meshes: list[Mesh]) -> Mesh | None:
