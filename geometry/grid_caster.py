@@ -137,8 +137,11 @@ class GridCaster:
         self.foot32 = self.foot.astype(np.float32)
         self._raised: dict[float, np.ndarray] = {}  # float32 points h above every foot
         self._pairs: dict[tuple[float, float], np.ndarray] = {}  # `_pair_points`
-        geoms = [e.geometry for e in world.terrain.values() if e.geometry.solid is not None]
-        column = [is_column(g.solid) for g in geoms]
+        solid = [e for e in world.terrain.values() if e.geometry.solid is not None]
+        #: piece id -> whether its solid is a column (`is_column`), for every solid piece
+        self.column = {e.id: is_column(e.geometry.solid) for e in solid}
+        geoms = [e.geometry for e in solid]
+        column = list(self.column.values())
         columns = [g.solid for g, c in zip(geoms, column, strict=True) if c]
         opens = [g for g, c in zip(geoms, column, strict=True) if not c]
         cores = [g.core for g in opens if g.core is not None and len(g.core.faces)]

@@ -13,7 +13,6 @@ from battlesight.geometry.grid_caster import (
     GridCaster,
     SightTest,
     inside_closed,
-    is_column,
 )
 from battlesight.geometry.primitives import prism
 from battlesight.geometry.ray import RayScene
@@ -62,10 +61,11 @@ class SharedSight:
             if solid is None:
                 continue
             parts = _parts(solid)
-            if entry.floors and not is_column(solid):  # a ruin: walls and floor slabs
+            column = self.caster.column[entry.id]
+            if entry.floors and not column:  # a ruin: walls and floor slabs
                 if self.wide:
                     hulls += [_grown_hull(p, spacing) for p in parts]
-            elif not is_column(solid) or len(parts) > 1:
+            elif not column or len(parts) > 1:
                 hulls.append(_grown_hull(solid.vertices, spacing))
             elif (bins := _thin_ways(solid, 2.0 * spacing)).all():  # a trunk: thin every way
                 hulls.append(_grown_hull(solid.vertices, spacing))
