@@ -10,7 +10,8 @@ The front door::
 
 Subpackages: `battlesight.geometry` (meshes, rays, visibility), `battlesight.scenes` (the scene
 format), `battlesight.rulesets` (the rules core and one package per system),
-`battlesight.viewer` (drawing and the command line).
+`battlesight.analysis` (layout analysis), `battlesight.viewer` (drawing),
+`battlesight.cli` (the command line) and `battlesight.reports` (its JSON reports).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._layout import source_root
+from ._source import source_root
 from ._version import __version__
 
 _root = source_root(Path(__file__).resolve().parent)

@@ -2,7 +2,7 @@
 
 import sys
 
-from battlesight.viewer.cli import main
+from battlesight.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

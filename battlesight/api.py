@@ -10,7 +10,7 @@
 Every `battlesight` sub-command is a thin layer over these calls, so the command line, the
 pictures and a script get the same numbers from the same functions: sight from
 `geometry.visibility`, verdicts from the scene's ruleset's one judgement (`Ruleset.judge`),
-shooting from `Ruleset.shooting_report`, layouts from `rulesets.layout.analyze_scene`.
+shooting from `Ruleset.shooting_report`, layouts from `battlesight.analysis.analyze_scene`.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from battlesight.scenes.build import build_world
 from battlesight.scenes.model import Scene
 
 if TYPE_CHECKING:
+    from battlesight.analysis.analyze import LayoutAnalysis
     from battlesight.geometry.world import World
     from battlesight.rulesets.core.game import Game
-    from battlesight.rulesets.layout.analysis import LayoutAnalysis
     from battlesight.viewer.render import RenderSettings
 
 SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
@@ -281,7 +281,7 @@ class Battlefield:
 
     def analyze(self, grid: float = 1.0, deployment: str | None = None) -> LayoutAnalysis:
         """The layout's exposure, fairness, firing lanes and the system's set-up checks."""
-        from battlesight.rulesets.layout.analysis import analyze_scene, terrain_world
+        from battlesight.analysis.analyze import analyze_scene, terrain_world
 
         return analyze_scene(self.scene, grid=grid, deployment=deployment,
                              world=terrain_world(self.scene))

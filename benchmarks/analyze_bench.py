@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from battlesight.rulesets.layout.bench import bench, format_bench  # noqa: E402
+from battlesight.bench.analysis import bench, format_bench  # noqa: E402
 
 
 def main() -> int:

@@ -1,6 +1,7 @@
 """The scene format (v1): load, validate and save YAML scenes; terrain footprints.
 
-Pure data: no meshes here (see ``geometry``). See docs/scene-format.md.
+The format's data lives here; `build` turns a scene into the meshes of a `geometry.World`,
+and footprints, mesh files and limits read geometry where they must. See docs/scene-format.md.
 
 The names below are imported on first use (PEP 562), so that importing a light submodule
 (`battlesight.scenes.errors`, `.limits`) does not import trimesh and scipy through the

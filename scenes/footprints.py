@@ -1,4 +1,5 @@
-"""2D footprints of terrain pieces on the table.
+"""2D footprints of terrain pieces on the table, and what they measure there: gaps between
+pieces, the share of each table area they cover, their spans.
 
 Every footprint is a (k, 2) counter-clockwise polygon in table inches. ``rotation`` turns a
 piece counter-clockwise (seen from above) about its centre ``at``.
@@ -10,11 +11,11 @@ import math
 from typing import Any
 
 import numpy as np
-from battlesight.geometry import plan
+from battlesight.geometry import plan, planar
 from battlesight.geometry.meshfile import mesh_footprint, reading
 from battlesight.geometry.plan import signed_area
 
-from .model import DEFAULT_MESH_FOOTPRINT, DEFAULT_WALL_THICKNESS, TerrainPiece
+from .model import DEFAULT_MESH_FOOTPRINT, DEFAULT_WALL_THICKNESS, Scene, TerrainPiece
 from .paths import resolve_mesh_file
 
 CIRCLE_POINTS = 32
@@ -142,3 +143,92 @@ def base_polygon(at: Any, ry: float, rx: float, facing: float,
                  n: int = CIRCLE_POINTS) -> np.ndarray:
     """A model's base outline: n-gon on the ellipse, ry along facing (+y at facing 0)."""
     return ellipse(at, 2.0 * rx, 2.0 * ry, facing, n)
+
+
+#: Side of the squares a table is divided into for density rules ("2' x 2' areas").
+AREA_SIDE = 24.0
+
+
+def footprints(scene: Scene) -> dict[str, np.ndarray]:
+    """Footprint polygon (k, 2) of every terrain piece, by id."""
+    return {p.id: piece_footprint(p) for p in scene.terrain}
+
+
+def layout_pieces(scene: Scene) -> dict[str, np.ndarray]:
+    """Footprint (k, 2) of every terrain piece as the set-up rules count them: a ``group`` of
+    shapes is one piece (``footprints.grouped_footprints``), by group name or id."""
+    return grouped_footprints(scene.terrain)
+
+
+def polygon_gap(a: np.ndarray, b: np.ndarray, beyond: float | None = None) -> float:
+    """Closest plan distance between two polygons (0 when they touch, cross or overlap).
+
+    beyond: when the bounding boxes are more than this apart, their distance (a lower bound)
+    is returned at once: enough to tell that the polygons are more than `beyond` apart.
+    """
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if beyond is not None:
+        lo = np.maximum(a.min(axis=0), b.min(axis=0))
+        hi = np.minimum(a.max(axis=0), b.max(axis=0))
+        box = float(np.hypot(*np.maximum(lo - hi, 0.0)))
+        if box > beyond:
+            return box
+    return planar.gap(a, b)
+
+
+def table_areas(table: tuple[float, float], side: float = AREA_SIDE) -> list[tuple[float, ...]]:
+    """The table cut into about side x side areas, (x0, y0, x1, y1) each, row by row from
+    y = 0 (72 x 48 gives six 24" squares)."""
+    nx = max(1, round(table[0] / side))
+    ny = max(1, round(table[1] / side))
+    w, d = table[0] / nx, table[1] / ny
+    return [(i * w, j * d, (i + 1) * w, (j + 1) * d) for j in range(ny) for i in range(nx)]
+
+
+def area_shares(poly: np.ndarray, areas: list[tuple[float, ...]], step: float = 0.5):
+    """(len(areas),) share of the polygon's area inside each area (sampled on a fine grid)."""
+    lo, hi = poly.min(axis=0), poly.max(axis=0)
+    xs = np.arange(lo[0] + step / 2, hi[0], step)
+    ys = np.arange(lo[1] + step / 2, hi[1], step)
+    if not len(xs) or not len(ys):
+        xs, ys = np.array([poly[:, 0].mean()]), np.array([poly[:, 1].mean()])
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    pts = pts[planar.covers(pts, poly)]
+    if not len(pts):
+        pts = poly.mean(axis=0, keepdims=True)
+    shares = np.array([np.mean((pts[:, 0] >= x0) & (pts[:, 0] < x1) & (pts[:, 1] >= y0)
+                               & (pts[:, 1] < y1)) for x0, y0, x1, y1 in areas])
+    return shares
+
+
+def piece_span(piece: TerrainPiece) -> float:
+    """The largest plan dimension of a piece: the longer side of a box, ruin, hill or mesh
+    (size), a wall's length, a crater's diameter, the widest pair of a polygon's points."""
+    d = piece.data
+    if piece.type == "wall":
+        return float(np.hypot(*(np.asarray(d["to"], float) - np.asarray(d["from"], float))))
+    if piece.type in ("box", "ruin", "hill", "area", "mesh") and "size" in d:
+        size = d["size"]
+        scale = float(d.get("scale", 1.0)) if piece.type == "mesh" else 1.0
+        return scale * (float(size) if np.ndim(size) == 0 else max(float(v) for v in size[:2]))
+    if piece.type == "crater" and "radius" in d:
+        return 2.0 * float(d["radius"])
+    return outline_span(piece_footprint(piece))
+
+
+def outline_span(poly: np.ndarray) -> float:
+    """The widest pair of a polygon's points, inches."""
+    diff = poly[:, None, :] - poly[None, :, :]
+    return float(np.sqrt(np.einsum("ijk,ijk->ij", diff, diff).max()))
+
+
+def layout_spans(scene: Scene) -> dict[str, float]:
+    """The largest plan dimension of every piece as the set-up rules count them: a lone
+    shape's `piece_span`, a group's widest pair of outline points."""
+    prints = layout_pieces(scene)
+    members: dict[str, list[TerrainPiece]] = {}
+    for piece in scene.terrain:
+        members.setdefault(piece.group, []).append(piece)
+    return {name: piece_span(members[name][0]) if len(members[name]) == 1
+            else outline_span(poly) for name, poly in prints.items()}

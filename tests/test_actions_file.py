@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from battlesight.scenes import limits
 from battlesight.scenes.errors import SceneError
-from battlesight.viewer.cli import main
-from battlesight.viewer.commands.play import read_actions
 
+from battlesight.cli.commands.play import read_actions
+from battlesight.cli.main import main
 from tests.helpers import EXAMPLES, ROOT
 
 CITY = EXAMPLES / "wh40k6_city_ruins.yaml"

@@ -11,8 +11,8 @@ from battlesight.rulesets.aos2 import moves, rules, turn
 from battlesight.rulesets.core.measure import Outline
 from battlesight.scenes import EXAMPLES_DIR
 from battlesight.scenes.loader import load_scene
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.test_whfb6_scenes import board, game, loose, scene
 
 N = {"do": "next"}
@@ -207,7 +207,7 @@ def test_a09_garrison_entry_and_leaving():
 
 
 def _play_script():
-    from battlesight.viewer.commands.play import read_actions
+    from battlesight.cli.commands.play import read_actions
 
     actions, seed = read_actions(str(SCRIPT))
     g = game(load_scene(SCENE), seed=seed)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from battlesight.scenes.loader import load_scene
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import write_scene
 from tests.test_whfb6_scenes import game
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import trimesh
 from battlesight.scenes import EXAMPLES_DIR
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,7 +104,7 @@ def test_los_pair_json_and_unknown_model(capsys):
 
 def test_los_does_not_import_panda3d():
     code = (
-        "import sys; from battlesight.viewer.cli import main; "
+        "import sys; from battlesight.cli.main import main; "
         f"main(['los', r'{EXAMPLES_DIR / 'demo.yaml'}', '--from', 'sgt', '--to', 'nob']); "
         "assert 'panda3d' not in sys.modules, 'panda3d imported'"
     )
@@ -175,7 +176,7 @@ def test_a_reader_that_stops_early_is_no_error():
 
 
 def test_rulings_bench_rows_on_a_small_table():
-    from battlesight.viewer.rulings_bench import format_rulings_bench, rulings_bench
+    from battlesight.bench.rulings import format_rulings_bench, rulings_bench
 
     f = rulings_bench(5e6, seed=1, models=8, pieces=4, repeat=1)
     assert f["targets"] == 7 and f["pairs"] == 56 and f["los_all_processes"] == 1

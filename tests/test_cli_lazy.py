@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import battlesight.scenes as scenes
-from battlesight.viewer.cli import COMMANDS, build_parser, main, requested_command
+
+from battlesight.cli.main import COMMANDS, build_parser, main, requested_command
 
 
 def _modules_after(code: str) -> set[str]:
@@ -19,19 +20,19 @@ def _modules_after(code: str) -> set[str]:
 
 
 def test_version_imports_no_command_and_no_trimesh():
-    loaded = _modules_after("from battlesight.viewer.cli import main\n"
+    loaded = _modules_after("from battlesight.cli.main import main\n"
                             "try:\n    main(['--version'])\nexcept SystemExit:\n    pass")
     assert "trimesh" not in loaded and "scipy" not in loaded
-    assert not any(m.startswith("battlesight.viewer.commands.") and not m.endswith(
+    assert not any(m.startswith("battlesight.cli.commands.") and not m.endswith(
         ("arguments",)) for m in loaded), sorted(m for m in loaded if "commands." in m)
 
 
 def test_a_command_imports_its_own_module_only():
-    loaded = _modules_after("from battlesight.viewer.cli import build_parser; "
+    loaded = _modules_after("from battlesight.cli.main import build_parser; "
                             "build_parser(['validate', 'x.yaml'])")
-    assert "battlesight.viewer.commands.validate" in loaded
-    assert "battlesight.viewer.commands.render" not in loaded
-    assert "battlesight.viewer.commands.los" not in loaded
+    assert "battlesight.cli.commands.validate" in loaded
+    assert "battlesight.cli.commands.render" not in loaded
+    assert "battlesight.cli.commands.los" not in loaded
 
 
 def test_requested_command():
@@ -74,9 +75,9 @@ NOT_ON_THE_LOS_PATH = (
     "battlesight.rulesets.wh40k6.turns",
     "battlesight.rulesets.wh40k6.shooting",
     "battlesight.rulesets.wh40k6.powers",
-    "battlesight.rulesets.wh40k6.layout",  # set-up data (Ruleset FromModule attributes)
+    "battlesight.rulesets.wh40k6.setup",  # set-up data (Ruleset FromModule attributes)
     "battlesight.rulesets.core.report",  # shooting reports' labels
-    "battlesight.viewer.unit_matrix",  # los --all's unit table
+    "battlesight.rulesets.core.unit_matrix",  # los --all's unit table
     "battlesight.scenes.importers",
     "zipfile",
     "xml.etree.ElementTree",
@@ -92,7 +93,7 @@ def test_los_imports_no_game_importers_or_writers(tmp_path):
     from tests.helpers import MINIMAL, write_scene
 
     scene = write_scene(tmp_path, MINIMAL)  # no forest: numpy.random imports hashlib
-    loaded = _modules_after("import io; from battlesight.viewer.cli import main; "
+    loaded = _modules_after("import io; from battlesight.cli.main import main; "
                             "out, sys.stdout = sys.stdout, io.StringIO(); "
                             f"code = main(['los', {str(scene)!r}, '--from', 'sgt', '--json']); "
                             "sys.stdout = out; assert code == 0")

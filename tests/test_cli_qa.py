@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from battlesight.rulesets.core.game import Game
 from battlesight.scenes import EXAMPLES_DIR, load_scene
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 DEMO = str(EXAMPLES_DIR / "demo.yaml")
 CITY = str(EXAMPLES_DIR / "wh40k6_city_ruins.yaml")
@@ -62,7 +63,7 @@ def test_play_writes_neither_output_when_one_cannot_be_written(tmp_path, capsys)
 
 
 def test_an_os_error_while_writing_is_one_line(monkeypatch, tmp_path, capsys):
-    import battlesight.viewer.commands.export as export
+    import battlesight.cli.commands.export as export
 
     def fail(*_args, **_kw):
         raise OSError(28, "No space left on device", str(tmp_path / "x.glb"))

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from battlesight.scenes import EXAMPLES_DIR, validate_scene_file
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from battlesight.scenes import load_scene
-from battlesight.scenes.layout import piece_centre
+from battlesight.scenes.piece_edits import piece_centre
 from battlesight.viewer.editing import DEFAULTS, LayoutEditor, LiveAnalysis
 
 from tests.helpers import RULESET_EXAMPLES

@@ -11,8 +11,9 @@ from battlesight.scenes import EXAMPLES_DIR
 from battlesight.scenes.build import build_world
 from battlesight.scenes.loader import load_scene
 from battlesight.viewer import palette
-from battlesight.viewer.cli import main
 from battlesight.viewer.gltf_export import TABLE_THICKNESS, UNITS
+
+from battlesight.cli.main import main
 
 DEMO = EXAMPLES_DIR / "demo.yaml"
 

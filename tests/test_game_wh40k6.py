@@ -11,8 +11,8 @@ import pytest
 from battlesight.rulesets.core.game import Game
 from battlesight.scenes import EXAMPLES_DIR, load_scene
 from battlesight.scenes.save import scene_to_dict
-from battlesight.viewer.commands.play import play, read_actions
 
+from battlesight.cli.commands.play import play, read_actions
 from tests.rules_helpers import ScriptedRoller, Table
 
 SCENE = EXAMPLES_DIR / "wh40k6_city_ruins.yaml"

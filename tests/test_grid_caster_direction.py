@@ -5,13 +5,13 @@ the ray engine's rounding could answer the two casts differently."""
 
 import numpy as np
 import pytest
-from battlesight.geometry.grid_caster import CLEAR, GridCaster
-from battlesight.geometry.viewshed import pair_sight, standing_grid
-from battlesight.rulesets.layout.analysis import terrain_world
-from battlesight.rulesets.layout.standard import standard_model
+from battlesight.geometry.sightgrid.caster import CLEAR, GridCaster
+from battlesight.geometry.sightgrid.viewshed import pair_sight, standing_grid
 from battlesight.scenes.loader import load_scene
 
 from battlesight import example
+from battlesight.analysis.analyze import terrain_world
+from battlesight.analysis.standard import standard_model
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def test_sight_does_not_depend_on_the_order_of_the_cells(city):
 def test_every_pair_analysis_equals_exact_at_two_inches():
     # the default at 2" (every pair, forked) and --exact (one process) cast some segments from
     # opposite ends: same fields, same figures
-    from battlesight.rulesets.layout.analysis import analyze_scene
+    from battlesight.analysis.analyze import analyze_scene
 
     scene = load_scene(example("wh40k6_city_ruins"))
     default = analyze_scene(scene, 2.0, workers=2)

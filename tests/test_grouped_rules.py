@@ -10,11 +10,11 @@ import json
 
 import pytest
 from battlesight.rulesets.core.groups import Groups
-from battlesight.rulesets.layout.analysis import analyze_scene
 from battlesight.scenes import load_scene
-from battlesight.viewer.cli import main
 
 import battlesight
+from battlesight.analysis.analyze import analyze_scene
+from battlesight.cli.main import main
 
 from .helpers import write_scene
 

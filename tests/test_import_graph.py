@@ -4,8 +4,12 @@ The module graph is built statically (``ast``) from every ``import`` and ``from 
 the package, at module level and inside functions (a lazy import that dodges a circle is still
 the circle); importing ``a.b.c`` also runs the ``__init__`` of ``a.b``, so that counts too.
 Only imports under ``if TYPE_CHECKING:`` are left out of the circle test: they never run. The
-layering ``viewer -> rulesets -> scenes -> geometry`` holds for every import, typing ones
-included: a lower layer never names a higher one.
+layering (``LAYERS``, lowest first: geometry < scenes < rulesets < analysis < viewer < api <
+reports < bench < cli) holds for every import, typing ones included: a lower layer never names a
+higher one, and every module of the package has a place in it.
+
+Run as a script (``python tests/test_import_graph.py``) it prints the package graph: each layer's
+rooms with their module counts, and the imports between rooms.
 """
 
 from __future__ import annotations
@@ -25,8 +29,23 @@ FOLDERS = {
     f"{PACKAGE}.rulesets": ROOT / "rulesets",
     f"{PACKAGE}.viewer": ROOT / "viewer",
 }
-#: lowest first: a module may import its own layer or any lower one
-LAYERS = ("geometry", "scenes", "rulesets", "viewer")
+#: lowest first: a module may import its own layer or any lower one. Each layer is a list of
+#: rooms (dotted prefixes); a module belongs to the room that is its longest prefix.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("base", (f"{PACKAGE}._version", f"{PACKAGE}._source")),
+    ("geometry", (f"{PACKAGE}.geometry",)),
+    ("scenes", (f"{PACKAGE}.scenes",)),
+    ("rulesets", (f"{PACKAGE}.rulesets",)),
+    ("analysis", (f"{PACKAGE}.analysis",)),
+    ("viewer", (f"{PACKAGE}.viewer",)),
+    ("api", (PACKAGE, f"{PACKAGE}.api")),
+    ("reports", (f"{PACKAGE}.reports",)),
+    ("bench", (f"{PACKAGE}.bench",)),
+    ("cli", (f"{PACKAGE}.cli", f"{PACKAGE}.__main__")),
+)
+LAYER_NAMES = tuple(name for name, _ in LAYERS)
+#: what the viewer may not hold or reach: it draws; commands, reports and benches sit above it
+NOT_DRAWING = ("argparse", f"{PACKAGE}.cli", f"{PACKAGE}.reports", f"{PACKAGE}.bench")
 
 
 @dataclass(frozen=True)
@@ -200,9 +219,46 @@ def _closed_path(graph: dict[str, set[str]], component: set[str]) -> list[str]:
     return sorted(component)
 
 
+def room(module: str) -> str | None:
+    """The room a module belongs to: the longest room prefix of its dotted name."""
+    best = None
+    for _, rooms in LAYERS:
+        for prefix in rooms:
+            inside = module == prefix or module.startswith(prefix + ".")
+            # the bare package is a room of its own: only `battlesight` itself is in it
+            if prefix == PACKAGE and module != PACKAGE:
+                inside = False
+            if inside and (best is None or len(prefix) > len(best)):
+                best = prefix
+    return best
+
+
 def _layer(module: str) -> int | None:
-    parts = module.split(".")
-    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else None
+    found = room(module)
+    if found is None:
+        return None
+    return next(i for i, (_, rooms) in enumerate(LAYERS) if found in rooms)
+
+
+def package_graph() -> str:
+    """The package graph as text: each layer (lowest first) with its rooms and module counts,
+    then every import between two rooms with how many statements make it."""
+    counts: dict[str, int] = {}
+    for module in modules():
+        name = room(module) or "(unplaced)"
+        counts[name] = counts.get(name, 0) + 1
+    lines = ["layers, lowest first:"]
+    for layer, rooms in LAYERS:
+        shown = ", ".join(f"{r} ({counts.get(r, 0)})" for r in rooms)
+        lines.append(f"  {layer}: {shown}")
+    links: dict[tuple[str, str], int] = {}
+    for edge in edges():
+        a, b = room(edge.src), room(edge.dst)
+        if a != b:
+            links[a, b] = links.get((a, b), 0) + 1
+    lines.append("imports between rooms (statements):")
+    lines += [f"  {a} -> {b}: {n}" for (a, b), n in sorted(links.items(), key=str)]
+    return "\n".join(lines)
 
 
 def _where(edge: Edge) -> str:
@@ -212,8 +268,9 @@ def _where(edge: Edge) -> str:
 def test_the_graph_sees_the_whole_package() -> None:
     """The walk finds every layer and real imports between them (a broken walk finds none)."""
     found = modules()
-    for layer in LAYERS:
-        assert f"{PACKAGE}.{layer}" in found
+    for _, rooms in LAYERS:
+        for name in rooms:
+            assert name in found, name
     assert f"{PACKAGE}.rulesets.core.ruleset" in found
     pairs = {(e.src, e.dst) for e in edges()}
     assert (f"{PACKAGE}.rulesets.core.board", f"{PACKAGE}.geometry.world") in pairs
@@ -256,11 +313,40 @@ def test_no_import_circles() -> None:
     assert not found, "import circles:\n" + "\n".join(lines)
 
 
+def test_every_module_has_a_layer() -> None:
+    """A module no room holds (a new top-level module or package of `battlesight`) fails here
+    until it is placed in `LAYERS`; the graph printed names every room."""
+    unplaced = sorted(m for m in modules() if room(m) is None)
+    assert not unplaced, "modules with no layer (add their room to LAYERS):\n" + "\n".join(unplaced)
+    graph = package_graph()
+    print(graph)
+    assert "(unplaced)" not in graph and all(name in graph for name in LAYER_NAMES)
+
+
+def test_the_viewer_only_draws() -> None:
+    """`viewer` holds the window, offscreen pictures and video: no command line (argparse), and
+    nothing from the commands, reports or benches above it."""
+    wrong = []
+    for module, path in modules().items():
+        if room(module) != f"{PACKAGE}.viewer":
+            continue
+        for stmt, _ in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in stmt.names] if isinstance(stmt, ast.Import)
+                     else [stmt.module or ""])
+            wrong += [f"{path.relative_to(ROOT)}:{stmt.lineno}: {module} imports {n}"
+                      for n in names if any(n == x or n.startswith(x + ".") for x in NOT_DRAWING)]
+    assert not wrong, "the viewer reaches past drawing:\n" + "\n".join(wrong)
+
+
 def test_layers_only_import_downwards() -> None:
-    """viewer -> rulesets -> scenes -> geometry: no layer imports a higher one."""
+    """Each layer imports only its own or lower ones (`LAYERS`)."""
     wrong = [
         f"{_where(e)}: {e.src} imports {e.dst}"
         for e in edges()
         if (a := _layer(e.src)) is not None and (b := _layer(e.dst)) is not None and b > a
     ]
     assert not wrong, "imports against the layering:\n" + "\n".join(wrong)
+
+
+if __name__ == "__main__":
+    print(package_graph())

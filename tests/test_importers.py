@@ -15,13 +15,13 @@ import pytest
 import trimesh
 from battlesight.rulesets.aos2.warscroll import STAT_KEYS as AOS2_STATS
 from battlesight.rulesets.core.profiles import load_data
-from battlesight.rulesets.layout.maps import scene_deployment
 from battlesight.rulesets.whfb6.profile import STAT_KEYS as WHFB6_STATS
 from battlesight.scenes import load_scene
 from battlesight.scenes.importers import FORMATS, tts
-from battlesight.viewer.cli import main
 
 import battlesight
+from battlesight.analysis.maps import scene_deployment
+from battlesight.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "scenes" / "examples"
 

@@ -3,13 +3,14 @@
 import numpy as np
 import pytest
 from battlesight.geometry.plan import signed_area
-from battlesight.rulesets.layout import (
+from battlesight.scenes import scene_from_dict
+
+from battlesight.analysis import (
     analyze_scene,
     deployment_map,
     scene_deployment,
     standard_model,
 )
-from battlesight.scenes import scene_from_dict
 
 
 def layout(terrain=(), ruleset="wh40k6", table=(72, 48), deployment="dawn-of-war"):

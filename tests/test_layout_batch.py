@@ -1,6 +1,6 @@
 """Batches of layout analyses: Dask (local worker processes) gives the serial run's figures."""
 
-from battlesight.rulesets.layout.batch import (
+from battlesight.analysis.batch import (
     Job,
     analyze_batch,
     comparable,
@@ -47,7 +47,7 @@ def test_jobs_from_scenes_and_overrides(capsys):
 def test_progress_bar_appears_only_after_a_second(capsys):
     import time
 
-    from battlesight.rulesets.layout.batch import _bar
+    from battlesight.analysis.batch import _bar
 
     with _bar(2, progress=True) as bar:
         bar.update(1)

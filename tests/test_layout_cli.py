@@ -7,10 +7,10 @@ import sys
 import numpy as np
 import pytest
 from battlesight.scenes import load_scene
-from battlesight.viewer.cli import main
-from battlesight.viewer.commands.analyze import format_comparison
 from PIL import Image
 
+from battlesight.cli.commands.analyze import format_comparison
+from battlesight.cli.main import main
 from tests.helpers import ROOT, RULESET_EXAMPLES
 
 CITY = str(RULESET_EXAMPLES["wh40k6"])
@@ -100,7 +100,7 @@ def test_generate_analyze_json_and_errors(capsys):
 def test_analyze_bench_and_no_panda3d(tmp_path):
     """The layout commands, the editor and the PNG writer run without importing Panda3D."""
     code = (
-        "import sys; from battlesight.viewer.cli import main; "
+        "import sys; from battlesight.cli.main import main; "
         "import battlesight.viewer.editing, battlesight.viewer.heatmap_png; "
         f"assert main(['analyze', {CITY!r}, '--grid', '4', '--heatmap', "
         f"{str(tmp_path / 'h.png')!r}]) == 0; "

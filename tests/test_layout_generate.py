@@ -1,16 +1,17 @@
 """Random legal layouts and the layout checks that judge them."""
 
 import pytest
-from battlesight.rulesets.layout import (
+from battlesight.scenes import load_scene, save_scene, scene_from_dict
+from battlesight.scenes.footprints import footprints, piece_span, polygon_gap
+from battlesight.scenes.systems import SYSTEMS
+
+from battlesight.analysis import (
     SETUP,
     generate_layout,
     layout_checks,
     legal,
     scene_deployment,
 )
-from battlesight.scenes import load_scene, save_scene, scene_from_dict
-from battlesight.scenes.layout import footprints, piece_span, polygon_gap
-from battlesight.scenes.systems import SYSTEMS
 
 SEEDS = range(8)
 
@@ -93,7 +94,7 @@ def test_wmh2_aos2_whfb6_checks():
 @pytest.mark.parametrize("ruleset", SYSTEMS)
 def test_generated_layouts_pass_validate_strict(tmp_path, ruleset):
     """What `generate` writes is a scene `validate --strict` accepts: no unread keys."""
-    from battlesight.viewer.cli import main
+    from battlesight.cli.main import main
 
     out = tmp_path / f"{ruleset}.yaml"
     assert main(["generate", "--ruleset", ruleset, "--seed", "5", "--out", str(out)]) == 0

@@ -5,15 +5,21 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from battlesight.geometry.viewshed import pair_sight, standing_grid
-from battlesight.rulesets.layout import analyze_scene, generate_layout, refine, standard_model
-from battlesight.rulesets.layout.analysis import terrain_world
-from battlesight.rulesets.layout.bench import analysis_row, batch_row, format_layout_bench
-from battlesight.rulesets.layout.forked import exhaustive_pair_sight
-from battlesight.rulesets.layout.refine import default_stride, field_difference, refined_pair_sight
-from battlesight.rulesets.layout.shared_sight import SharedSight
+from battlesight.geometry.sightgrid import refine
+from battlesight.geometry.sightgrid.forked import exhaustive_pair_sight
+from battlesight.geometry.sightgrid.refine import (
+    default_stride,
+    field_difference,
+    refined_pair_sight,
+)
+from battlesight.geometry.sightgrid.shared_sight import SharedSight
+from battlesight.geometry.sightgrid.viewshed import pair_sight, standing_grid
 from battlesight.scenes import scene_from_dict
-from battlesight.viewer.cli import main
+
+from battlesight.analysis import analyze_scene, generate_layout, standard_model
+from battlesight.analysis.analyze import terrain_world
+from battlesight.bench.analysis import analysis_row, batch_row, format_layout_bench
+from battlesight.cli.main import main
 
 # three generated layouts of different systems: ruins with windows, forests with canopies that
 # block (wmh2), hills, walls, meshes
@@ -216,7 +222,7 @@ def test_exhaustive_split_over_two_processes_is_pair_sight():
 
 def test_a_wall_is_thin_along_its_length_only_and_a_trunk_every_way():
     from battlesight.geometry import terrain
-    from battlesight.rulesets.layout.shared_sight import WAYS, _thin_ways, _ways
+    from battlesight.geometry.sightgrid.shared_sight import WAYS, _thin_ways, _ways
 
     wall = terrain.wall((0, 0), (6, 0), 2.0).solid  # along x, 6" long
     ways = _thin_ways(wall, 2.0)

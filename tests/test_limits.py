@@ -16,8 +16,8 @@ from battlesight.scenes import limits, load_scene, save_scene, scene_from_dict, 
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.generate import generate_table
 from battlesight.scenes.yamlread import PyLineLoader, parse_yaml
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import DEMO, MINIMAL, ROOT, write_scene
 from tests.helpers import EXAMPLES as EXAMPLES_DIR
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import EXAMPLES
 
 
@@ -46,7 +46,7 @@ def test_all_refuses_a_target(capsys):
 def test_a_tie_of_cover_texts_goes_to_the_first_target():
     from types import SimpleNamespace
 
-    from battlesight.viewer.unit_matrix import unit_matrix
+    from battlesight.rulesets.core.unit_matrix import unit_matrix
 
     models = [SimpleNamespace(id="a1", unit="A"), SimpleNamespace(id="b1", unit="B"),
               SimpleNamespace(id="b2", unit="B")]

@@ -13,8 +13,7 @@ from battlesight.geometry.outline import OUTLINE_TOLERANCE, largest_ring, plan_o
 from battlesight.geometry.world import World
 from battlesight.scenes import load_scene
 from battlesight.scenes.build import build_world
-from battlesight.scenes.footprints import piece_footprint
-from battlesight.scenes.layout import footprints
+from battlesight.scenes.footprints import footprints, piece_footprint
 
 from tests.helpers import line_of, write_scene
 from tests.test_mesh_units import run
@@ -161,14 +160,14 @@ def test_one_bvh_for_a_piece_that_stands_on_its_solid(tmp_path):
 
 
 def test_bench_big_mesh_row(capsys):
-    from battlesight.viewer.cli import main
+    from battlesight.cli.main import main
 
     assert main(["bench", "--rays", "2000", "--models", "4", "--pieces", "2", "--only", "rays",
                  "--mesh-faces", "4000"]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if "world build, " in line)
     assert "M-face mesh" in row and "x the raw embreex BVH build of its triangles" in row
-    from battlesight.scenes.mesh_bench import big_mesh_figures
+    from battlesight.bench.mesh import big_mesh_figures
 
     figures = big_mesh_figures(4000, repeat=1)
     assert figures["faces"] >= 3840 and figures["storeys"] == 5

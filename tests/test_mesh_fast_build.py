@@ -15,7 +15,8 @@ from battlesight.geometry.floors import has_room
 from battlesight.geometry.meshfile import clear_cache, load_mesh_file, mesh_terrain
 from battlesight.geometry.outline import OUTLINE_TOLERANCE, triangles_union
 from battlesight.geometry.stl import binary_stl
-from battlesight.scenes.mesh_bench import building_mesh
+
+from battlesight.bench.mesh import building_mesh
 
 needs_embree = pytest.mark.skipif(not ray.HAS_EMBREE, reason="embreex has no wheel here")
 

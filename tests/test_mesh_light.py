@@ -73,7 +73,7 @@ def test_pickled_mesh_keeps_its_arrays():
 
 _PROBE = """
 import json, sys
-from battlesight.viewer.cli import main
+from battlesight.cli.main import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "loaded": sorted({m.split('.')[0] for m in sys.modules
                   if m.split('.')[0] in ('trimesh', 'scipy')})}), file=sys.stderr)

@@ -14,8 +14,8 @@ from battlesight.geometry.volumes import mesh_model
 from battlesight.scenes import load_scene
 from battlesight.scenes.build import build_world
 from battlesight.scenes.save import model_to_dict
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import line_of, write_scene
 
 MM = 25.4

@@ -19,7 +19,7 @@ STATUE = ROOT / "assets" / "terrain" / "statue.glb"
 
 _PROBE = """
 import json, sys
-from battlesight.viewer.cli import main
+from battlesight.cli.main import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "trimesh": "trimesh" in sys.modules}), file=sys.stderr)
 """

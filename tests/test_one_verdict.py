@@ -15,13 +15,13 @@ pytest.importorskip("panda3d")
 
 from battlesight.rulesets.core.board import Board  # noqa: E402
 from battlesight.rulesets.core.ruleset import get_ruleset  # noqa: E402
-from battlesight.viewer.cli import main  # noqa: E402
-from battlesight.viewer.commands.common import load  # noqa: E402
-from battlesight.viewer.commands.demo import summary  # noqa: E402
-from battlesight.viewer.commands.los import los_reports  # noqa: E402
 from battlesight.viewer.interact import Controller  # noqa: E402
 from battlesight.viewer.render import OffscreenRenderer, RenderSettings, apply_settings  # noqa: E402
 
+from battlesight.cli.commands.demo import summary  # noqa: E402
+from battlesight.cli.common import load  # noqa: E402
+from battlesight.cli.main import main  # noqa: E402
+from battlesight.reports.los import los_reports  # noqa: E402
 from tests.helpers import EXAMPLE_FILES  # noqa: E402
 from tests.schema_helpers import assert_valid, errors  # noqa: E402
 

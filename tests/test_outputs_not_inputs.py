@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import EXAMPLES, ROOT
 
 ACTIONS = ROOT / "tests" / "data" / "wh40k6_city_ruins_actions.yaml"
@@ -86,8 +86,9 @@ def test_the_window_may_save_its_layout_back_to_its_own_file(inputs):
     """`view` is the one command whose output is its input: the edit mode saves the layout
     to the scene file it opened; every other command refuses (above)."""
     from battlesight.scenes.output import UnsafeOutput, check_target, forget_inputs
-    from battlesight.viewer.commands.common import load
-    from battlesight.viewer.commands.view import load_editable
+
+    from battlesight.cli.commands.view import load_editable
+    from battlesight.cli.common import load
 
     scene, _ = inputs
     forget_inputs()

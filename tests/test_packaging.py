@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 
 import pytest
 
 import battlesight
-from battlesight._layout import SUBPACKAGES
 from tests.helpers import ROOT
 
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+
@@ -18,21 +18,35 @@ def _pyproject() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def test_every_folder_with_an_init_is_a_listed_package():
-    listed = set(_pyproject()["tool"]["setuptools"]["packages"])
-    found = {"battlesight", "battlesight.assets"}
-    for top in SUBPACKAGES:
-        for init in (ROOT / top).rglob("__init__.py"):
-            rel = init.parent.relative_to(ROOT)
-            found.add("battlesight." + ".".join(rel.parts))
-    assert listed == found
+def _setup_module():
+    """setup.py as a module (its `setup()` call runs only as __main__, as setuptools runs it)."""
+    spec = importlib.util.spec_from_file_location("battlesight_setup", ROOT / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_folder_with_an_init_is_a_package():
+    """setup.py finds the packages itself: a new folder with an __init__ (a game system's
+    package) is installed without a line anywhere."""
+    setup = _setup_module()
+    found = set()
+    for name, folder in setup.FOLDERS.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder)
+            found.add(".".join([name, *rel.parts]))
+    listed = setup.packages()
+    assert len(listed) == len(set(listed))
+    assert set(listed) == found
+    assert {"battlesight.cli.commands", "battlesight.geometry.sightgrid",
+            "battlesight.rulesets.wh40k6", "battlesight.analysis"} <= found
+    assert "packages" not in _pyproject()["tool"]["setuptools"]
 
 
 def test_only_battlesight_is_installed_at_the_top_level():
-    package_dir = _pyproject()["tool"]["setuptools"]["package-dir"]
-    assert {name.split(".")[0] for name in package_dir} == {"battlesight"}
-    assert all(name.split(".")[0] == "battlesight" for name in
-               _pyproject()["tool"]["setuptools"]["packages"])
+    setup = _setup_module()
+    assert {name.split(".")[0] for name in setup.FOLDERS} == {"battlesight"}
+    assert all(name.split(".")[0] == "battlesight" for name in setup.packages())
 
 
 def test_subpackages_import_under_the_one_name():

@@ -14,8 +14,8 @@ import pytest
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.standard import STANDARD_LABEL
 from battlesight.scenes.systems import SYSTEMS
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import write_scene
 
 PLAIN = """\

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from battlesight.rulesets.layout import layout_checks
-from battlesight.rulesets.layout.maps import scene_deployment
 from battlesight.scenes import load_scene
-from battlesight.scenes.layout import layout_pieces, layout_spans
-from battlesight.viewer.cli import main
+from battlesight.scenes.footprints import layout_pieces, layout_spans
 
 import battlesight
+from battlesight.analysis import layout_checks
+from battlesight.analysis.maps import scene_deployment
+from battlesight.cli.main import main
 
 from .helpers import line_of, write_scene
 from .schema_helpers import assert_valid, errors
@@ -188,7 +188,7 @@ def test_polygon_area_and_group_in_the_scene_schema():
 def test_pieces_too_close_are_named_plainly():
     """Ids hold hyphens (the importers' `area-large-9`): a close pair reads 'a and b', never
     'area-large-9-area-medium-15'."""
-    from battlesight.rulesets.core.layout_checks import apart
+    from battlesight.rulesets.core.setup_checks import apart
 
     square = np.array([[0, 0], [2, 0], [2, 2], [0, 2]], float)
     check = apart({"area-large-9": square, "area-medium-15": square + [3, 0]}, 3.0, "§6.8")

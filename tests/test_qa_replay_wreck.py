@@ -10,10 +10,10 @@ import json
 import numpy as np
 import pytest
 from battlesight.rulesets.wh40k6.damage import apply_vehicle_hit
-from battlesight.viewer.cli import main
 from battlesight.viewer.replay_timeline import frame_count, timeline
 from PIL import Image
 
+from battlesight.cli.main import main
 from tests.helpers import write_scene
 from tests.rules_helpers import ScriptedRoller, Table
 
@@ -108,7 +108,8 @@ def test_a_wreck_the_builders_refuse_is_one_line(tmp_path, capsys):
 def test_a_casualty_is_gone_with_its_shadow_on_its_beat_s_last_frame(tmp_path, monkeypatch):
     pytest.importorskip("panda3d")
     from battlesight.viewer import replay
-    from battlesight.viewer.commands.common import load
+
+    from battlesight.cli.common import load
 
     scene, world = load(str(write_scene(tmp_path, SCENE)))
     beats = timeline({"events": [

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from battlesight.scenes import EXAMPLES_DIR
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 DEMO = str(EXAMPLES_DIR / "demo.yaml")
 DATA = Path(__file__).parent / "data"

@@ -24,8 +24,7 @@ def test_convex_hull_needs_no_shapely_2_1(monkeypatch):
 
 
 def test_play_out_where_the_scene_s_mesh_files_are_not_found_is_refused(tmp_path, capsys):
-    from battlesight.viewer.cli import main
-
+    from battlesight.cli.main import main
     from tests.helpers import ROOT, minimal_with, write_scene
 
     here = tmp_path / "table"

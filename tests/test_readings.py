@@ -19,9 +19,9 @@ from battlesight.rulesets.core.readings import (
 )
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.scenes.systems import SYSTEMS
-from battlesight.viewer.cli import main
 
 import battlesight
+from battlesight.cli.main import main
 from tests.schema_helpers import assert_valid
 
 CITY = battlesight.example("wh40k6_city_ruins")
@@ -516,7 +516,7 @@ def test_readings_default_is_a_plain_mapping():
 def test_shoot_readings_text_names_what_changes_in_sight():
     """A reading that changes only what firers see and how much of a model is seen says so,
     instead of the vague 'the odds of a model'."""
-    from battlesight.viewer.commands.shoot import _changes
+    from battlesight.cli.commands.shoot import _changes
 
     def report(sees, share):
         return {"eligible": False, "reason": "out of range", "expected_unsaved": 0.0,

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from battlesight.viewer.cli import main
-
 import battlesight
+from battlesight.cli.main import main
 from tests.schema_helpers import assert_valid
 
 CITY = battlesight.example("wh40k6_city_ruins")

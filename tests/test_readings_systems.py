@@ -8,7 +8,8 @@ import json
 
 import pytest
 import yaml
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 
 def scene_file(tmp_path, ruleset: str, terrain: list[dict], models: list[dict],

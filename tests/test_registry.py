@@ -15,19 +15,20 @@ import numpy as np
 import pytest
 from battlesight.rulesets.core.ambiguity import Ambiguity
 from battlesight.rulesets.core.deployment import DeploymentMap, long_edges
-from battlesight.rulesets.core.layout_checks import Check, table_size
 from battlesight.rulesets.core.ruleset import REGISTRY, Ruleset, get_ruleset
 from battlesight.rulesets.core.setup import SetupRules
-from battlesight.rulesets.layout import (
+from battlesight.rulesets.core.setup_checks import Check, table_size
+from battlesight.scenes import validate
+from battlesight.scenes.model import RULESET_IDS
+from battlesight.scenes.systems import SYSTEMS
+
+from battlesight.analysis import (
     deployment_map,
     generate_layout,
     layout_checks,
     scene_deployment,
     setup_rules,
 )
-from battlesight.scenes import validate
-from battlesight.scenes.model import RULESET_IDS
-from battlesight.scenes.systems import SYSTEMS
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = ("battlesight", "geometry", "scenes", "rulesets", "viewer")

@@ -79,7 +79,7 @@ def test_render_refuses_bad_arguments_in_one_line(tmp_path, args, words):
 
 
 def test_parser_does_not_import_panda3d():
-    code = ("import sys; from battlesight.viewer.cli import build_parser; build_parser(); "
+    code = ("import sys; from battlesight.cli.main import build_parser; build_parser(); "
             "assert 'panda3d' not in sys.modules")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT)

@@ -13,7 +13,6 @@ pytest.importorskip("panda3d")
 
 from battlesight.viewer import palette, samples  # noqa: E402
 from battlesight.viewer.cameras import fit_orbit, frame_points  # noqa: E402
-from battlesight.viewer.cli import main  # noqa: E402
 from battlesight.viewer.render import (  # noqa: E402
     OffscreenRenderer,
     RenderSettings,
@@ -21,6 +20,7 @@ from battlesight.viewer.render import (  # noqa: E402
     render_turntable,
 )
 
+from battlesight.cli.main import main  # noqa: E402
 from tests.helpers import ROOT  # noqa: E402
 from tests.schema_helpers import assert_valid  # noqa: E402
 

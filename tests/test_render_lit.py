@@ -190,7 +190,7 @@ def test_army_option_refuses_a_bad_colour_in_one_line():
 
 @needs_gl
 def test_bench_times_the_lit_overview_against_the_flat_one():
-    from battlesight.viewer.render_bench import format_render_bench, render_bench
+    from battlesight.bench.render import format_render_bench, render_bench
 
     figures = render_bench(size=(320, 180), repeat=1)
     assert figures["lit_backend"] == "headlessgl" and figures["lit_command_s"] > 0
@@ -315,7 +315,8 @@ def test_army_colours_read_names_hex_and_rgb():
 
 def test_the_mat_option_offers_every_generated_mat():
     from battlesight.viewer import textures
-    from battlesight.viewer.commands.look import MAT_CHOICES
+
+    from battlesight.cli.look import MAT_CHOICES
 
     assert MAT_CHOICES == ("auto", *textures.MATS)  # the parser's copy (no Panda3D import)
 

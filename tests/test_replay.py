@@ -10,7 +10,6 @@ import pytest
 pytest.importorskip("panda3d")
 
 from battlesight.scenes.loader import load_scene  # noqa: E402
-from battlesight.viewer.cli import main  # noqa: E402
 from battlesight.viewer.replay_timeline import (  # noqa: E402
     frame_count,
     read_log,
@@ -18,6 +17,7 @@ from battlesight.viewer.replay_timeline import (  # noqa: E402
 )
 from PIL import Image  # noqa: E402
 
+from battlesight.cli.main import main  # noqa: E402
 from tests.helpers import MINIMAL, ROOT, RULESET_EXAMPLES, write_scene  # noqa: E402
 
 ACTIONS = "seed: 1\nactions:\n  - {do: move, unit: tac-1, by: [0, 6]}\n"
@@ -168,7 +168,7 @@ def test_wmh2_aoe_and_spray_attacks_are_drawn_and_captioned():
 
 
 def test_the_bench_row_times_the_lit_and_the_flat_replay():
-    from battlesight.viewer.replay_bench import format_replay_bench, replay_bench
+    from battlesight.bench.replay import format_replay_bench, replay_bench
 
     figures = replay_bench(size="96x54", fps=2)
     assert figures["frames"] > 10 and figures["lit_command_s"] > 0

@@ -7,7 +7,7 @@ import pytest
 from battlesight.geometry import polygon_ruins, ruins
 from battlesight.geometry.mesh import as_trimesh
 from battlesight.geometry.ray import RayScene
-from battlesight.geometry.viewshed import SightTest, inside_closed, is_column, pair_sight
+from battlesight.geometry.sightgrid.viewshed import SightTest, inside_closed, is_column, pair_sight
 from battlesight.geometry.world import World
 
 from tests.test_viewshed import small_world

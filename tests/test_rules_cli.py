@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from battlesight.scenes import EXAMPLES_DIR, load_scene
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 SCENE = str(EXAMPLES_DIR / "wh40k6_city_ruins.yaml")
 ACTIONS = str(Path(__file__).parent / "data" / "wh40k6_city_ruins_actions.yaml")
@@ -94,7 +95,7 @@ def test_play_refuses_illegal_actions_without_failing(tmp_path, capsys):
 
 
 def test_rules_commands_do_not_import_panda3d():
-    code = ("import sys; from battlesight.viewer.cli import main; "
+    code = ("import sys; from battlesight.cli.main import main; "
             f"main(['phases', 'wh40k6']); main(['shoot', {SCENE!r}, '--unit', 'dev-1', "
             "'--target', 'boyz-1', '--samples', '50']); "
             "sys.exit(1 if any(m.startswith('panda3d') for m in sys.modules) else 0)")

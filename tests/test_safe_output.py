@@ -21,9 +21,9 @@ from battlesight.scenes.output import (
     write_output,
     write_outputs,
 )
-from battlesight.viewer.cli import main
-from battlesight.viewer.commands import play as play_command
 
+from battlesight.cli.commands import play as play_command
+from battlesight.cli.main import main
 from tests.helpers import DEMO, EXAMPLES, ROOT
 
 CITY = EXAMPLES / "wh40k6_city_ruins.yaml"

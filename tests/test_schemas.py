@@ -12,8 +12,8 @@ import json
 import pytest
 import yaml
 from battlesight.scenes.systems import SYSTEMS
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import EXAMPLE_FILES, ROOT, write_scene
 from tests.schema_helpers import assert_valid, errors, schema
 from tests.test_plain_scenes import PLAIN

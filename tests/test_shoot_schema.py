@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 from battlesight.rulesets.core.report import chain
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import RULESET_EXAMPLES, write_scene
 
 #: a shooting pair per system; None: the bundled example has none in range, a small scene

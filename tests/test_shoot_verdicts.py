@@ -16,9 +16,9 @@ import pytest
 from battlesight.rulesets.core.board import Board
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.verdict import Verdict
-from battlesight.viewer.cli import main
-from battlesight.viewer.commands.common import load
 
+from battlesight.cli.common import load
+from battlesight.cli.main import main
 from tests.helpers import EXAMPLE_FILES, EXAMPLES, write_scene
 from tests.test_shoot_schema import small
 

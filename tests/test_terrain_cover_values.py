@@ -4,7 +4,8 @@ that parser refuses (one line, the piece and the key), so no accepted value cras
 from __future__ import annotations
 
 import pytest
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 SCENE = """format: 1
 name: cover

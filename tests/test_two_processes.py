@@ -7,10 +7,10 @@ import json
 import os
 
 import pytest
-from battlesight.viewer import two_processes
-from battlesight.viewer.cli import main
-from battlesight.viewer.two_processes import in_two_processes, processes_for
 
+from battlesight.cli.main import main
+from battlesight.reports import two_processes
+from battlesight.reports.two_processes import in_two_processes, processes_for
 from tests.helpers import EXAMPLES
 
 

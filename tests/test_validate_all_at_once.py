@@ -3,7 +3,7 @@ not hide the rules data's problems behind it."""
 
 from __future__ import annotations
 
-from battlesight.viewer.cli import main
+from battlesight.cli.main import main
 
 SCENE = """format: 1
 name: stats

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from battlesight.scenes import ASSETS_DIR, load_scene
 from battlesight.scenes.build import build_world
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 BASES = {
     "wh40k6": """\

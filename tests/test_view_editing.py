@@ -12,16 +12,16 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from battlesight.rulesets.layout import analyze_scene  # noqa: E402
 from battlesight.scenes import load_scene  # noqa: E402
 from battlesight.scenes.build import build_world  # noqa: E402
-from battlesight.scenes.layout import piece_centre  # noqa: E402
+from battlesight.scenes.piece_edits import piece_centre
 from battlesight.viewer import samples  # noqa: E402
 from battlesight.viewer.edit_mode import EDIT_HELP, KINDS  # noqa: E402
 from battlesight.viewer.heatmap import EYES  # noqa: E402
 from battlesight.viewer.interact import Controller  # noqa: E402
 from battlesight.viewer.render import OffscreenRenderer, RenderSettings, apply_settings  # noqa: E402
 
+from battlesight.analysis import analyze_scene  # noqa: E402
 from tests.helpers import write_scene  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

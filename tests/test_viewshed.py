@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from battlesight.geometry import planar, ruins, terrain
 from battlesight.geometry.ray import RayScene
-from battlesight.geometry.viewshed import (
+from battlesight.geometry.sightgrid.viewshed import (
     SightTest,
     crossing_lengths,
     grid_centres,

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import json
 
-from battlesight.viewer.cli import main
-from battlesight.viewer.commands.play import play
-
+from battlesight.cli.commands.play import play
+from battlesight.cli.main import main
 from tests.helpers import write_scene
 
 #: two devastators (a frag missile, a heavy bolter) 20" from three Orks in the open

@@ -10,8 +10,8 @@ import pytest
 from battlesight.rulesets.whfb6 import tables
 from battlesight.scenes import EXAMPLES_DIR
 from battlesight.scenes.loader import load_scene
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.test_whfb6_scenes import block, game, scene
 
 N = {"do": "next"}
@@ -102,7 +102,7 @@ def test_w27_w28_contacts_that_count_as_charges():
 
 
 def _play(seed: int = 5):
-    from battlesight.viewer.commands.play import read_actions
+    from battlesight.cli.commands.play import read_actions
 
     actions, file_seed = read_actions(str(SCRIPT))
     g = game(load_scene(SCENE), seed=file_seed if seed is None else seed)

@@ -7,8 +7,8 @@ import json
 from fractions import Fraction
 
 import pytest
-from battlesight.viewer.cli import main
 
+from battlesight.cli.main import main
 from tests.helpers import write_scene
 from tests.test_whfb6_scenes import game, loose, scene
 

@@ -14,7 +14,8 @@ from battlesight.rulesets.core.game import Game
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.scenes import load_scene
 from battlesight.scenes.build import build_world
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENE = ROOT / "scenes" / "examples" / "wmh2_hills_forest.yaml"

@@ -14,9 +14,9 @@ from fractions import Fraction
 from battlesight.rulesets.wmh2 import odds
 from battlesight.rulesets.wmh2.profile import parse_weapon
 from battlesight.rulesets.wmh2.sandbox import Sandbox
-from battlesight.viewer.cli import main
-from battlesight.viewer.commands.play import play, read_actions
 
+from battlesight.cli.commands.play import play, read_actions
+from battlesight.cli.main import main
 from tests.helpers import write_scene
 from tests.schema_helpers import assert_valid
 

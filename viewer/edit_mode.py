@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from battlesight.scenes.build import build_world
-from battlesight.scenes.layout import piece_centre
 from battlesight.scenes.model import TERRAIN_TYPES
+from battlesight.scenes.piece_edits import piece_centre
 
 from .editing import DEFAULTS, Change, LayoutEditor, LiveAnalysis
 from .heatmap import Analyser

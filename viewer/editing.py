@@ -34,14 +34,15 @@ from typing import Any
 import numpy as np
 from battlesight.geometry import planar
 from battlesight.geometry.plan import rotation_2d, signed_area
-from battlesight.rulesets.layout import SETUP, LayoutAnalysis, analyze_scene
 from battlesight.scenes import save_scene
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.footprints import piece_footprint
-from battlesight.scenes.layout import piece_centre, rotated, translated
 from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.model import TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
+from battlesight.scenes.piece_edits import piece_centre, rotated, translated
 from battlesight.scenes.save import scene_to_dict
+
+from battlesight.analysis import SETUP, LayoutAnalysis, analyze_scene
 
 #: Geometry of a new piece of each kind, centred on the origin (moved to where it is added).
 DEFAULTS: dict[str, dict[str, Any]] = {

@@ -1,7 +1,7 @@
 """Fields over the table for the heatmap overlay, and where they come from.
 
 A field is an (ny, nx) float array in [0, 1], row 0 along y = 0, covering the whole table.
-The default source is the layout analysis (`rulesets.layout.analyze_scene`, what `battlesight
+The default source is the layout analysis (`battlesight.analysis.analyze_scene`, what `battlesight
 analyze` computes): its 'exposure' field (share of both zones' cells that see a cell) and the
 per-zone fields. 'eyes' is the cheap field of the scene's own models (`exposure_field`), also
 the fallback when a scene cannot be analysed (no scene file, fewer than two zones). `Heat`
@@ -122,7 +122,7 @@ def analyse(scene, grid: float = DEFAULT_GRID) -> tuple[object | None, str | Non
     """(LayoutAnalysis, None), or (None, why not) when the scene cannot be analysed."""
     if scene is None:
         return None, "no scene file"
-    from battlesight.rulesets.layout import analyze_scene
+    from battlesight.analysis import analyze_scene
 
     try:
         return analyze_scene(scene, grid), None

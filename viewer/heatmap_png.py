@@ -12,11 +12,12 @@ import os
 from pathlib import Path
 
 import numpy as np
-from battlesight.rulesets.layout import LayoutAnalysis
-from battlesight.scenes.layout import footprints, layout_pieces
+from battlesight.scenes.footprints import footprints, layout_pieces
 from battlesight.scenes.output import write_output
 from battlesight.viewer import palette
 from PIL import Image, ImageDraw, ImageFont
+
+from battlesight.analysis import LayoutAnalysis
 
 PPI = 12
 MAX_WIDTH = 1000  # pixels for the table

@@ -8,12 +8,12 @@ verdicts), and the grid of the same cells `los --all` prints, drawn on the 2D ov
 from __future__ import annotations
 
 import numpy as np
+from battlesight.rulesets.core.unit_matrix import UnitCell
 from panda3d.core import NodePath
 
 from . import geom, palette
 from .overlays import LINE_RADIUS, _unlit, panel, text_width
 from .stage import ScreenLabel, add_text
-from .unit_matrix import UnitCell
 
 GRID_NOTES = ("rows look at columns: models seen / unit size, commonest cover",
               "colour: the best verdict of any pair (green clear, amber cover, magenta none)")

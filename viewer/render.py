@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from battlesight.rulesets.core.unit_matrix import all_pairs, unit_matrix
 from battlesight.scenes.output import numbered_paths, write_output, write_outputs
 
 from . import lighting, platform
@@ -25,7 +26,6 @@ from .overlays import ruler_ends
 from .rulings import SightLine
 from .sceneview import SceneView
 from .stage import DrawnLabel
-from .unit_matrix import all_pairs, unit_matrix
 
 DEFAULT_FPS = 30.0
 TURNTABLE_PITCH = -35.0

@@ -96,6 +96,6 @@ AMBIGUITIES = (
         "only units can be chosen as targets in the action file"),
     Ambiguity(
         "16", "aos2 §12", "Coalition battleplans", ("a best-effort summary", "as printed"),
-        "a best-effort summary", "rulesets/aos2/layout.py",
+        "a best-effort summary", "rulesets/aos2/setup.py",
         "battleplans are not implemented beyond the deployment maps"),
 )

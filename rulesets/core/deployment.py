@@ -1,7 +1,7 @@
 """Deployment maps: a named way of turning a table (width, depth) into one zone polygon per
 player (player 1 along y = 0), and the zone shapes the systems' maps are made of.
 
-Each ruleset package declares its own maps (`Ruleset.deployment_maps`); `rulesets.layout`
+Each ruleset package declares its own maps (`Ruleset.deployment_maps`); `battlesight.analysis`
 looks them up by name.
 """
 

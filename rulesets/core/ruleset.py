@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from .board import Board
     from .deployment import Deployment, DeploymentMap
     from .game import Action, Game
-    from .layout_checks import Check, SightFacts
     from .readings import Reading
     from .setup import SetupRules
+    from .setup_checks import Check, SightFacts
     from .standard import StandardModel
 
 
@@ -237,7 +237,7 @@ class Ruleset:
 
     def layout_checks(self, scene: Scene, deployment: Deployment,
                       facts: SightFacts | None = None) -> list[Check]:
-        """The system's own checks of a layout, each citing its rule (`core.layout_checks`):
+        """The system's own checks of a layout, each citing its rule (`core.setup_checks`):
         set-up checks from the scene and its zones; advice checks too when `facts` (where each
         zone sees) are given. The on-table check every system shares is not among them."""
         return []
@@ -281,7 +281,7 @@ class Ruleset:
 
 class FromModule:
     """A class attribute kept in another module of the ruleset's own package, read from it
-    when first asked for: e.g. the set-up data and checks of `layout.py`, which a sight verdict
+    when first asked for: e.g. the set-up data and checks of `setup.py`, which a sight verdict
     (`los`) never reads. A function read this way is called as a static method."""
 
     def __init__(self, module: str, name: str):

@@ -1,7 +1,7 @@
 """How a system sets up terrain for a random layout: table size, terrain kinds and their
 weights, piece sizes, pieces per area or on the table, gaps and edge margins, and the rules data
 each kind of piece gets. Each ruleset package declares its own (`Ruleset.setup_rules`);
-`rulesets.layout.generate` places pieces by it.
+`battlesight.analysis.generate` places pieces by it.
 """
 
 from __future__ import annotations

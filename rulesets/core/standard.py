@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from battlesight.geometry.viewshed import SightTest
+    from battlesight.geometry.sightgrid.viewshed import SightTest
 
 #: What a report says of a model whose scene entry names no profile and gives no stats.
 STANDARD_LABEL = "standard model (none given)"
@@ -42,7 +42,7 @@ class StandardModel:
 
     def sight_test(self) -> SightTest:
         """The geometric test for `geometry.viewshed.pair_sight`."""
-        from battlesight.geometry.viewshed import SightTest
+        from battlesight.geometry.sightgrid.viewshed import SightTest
 
         return SightTest(
             pairs=((self.eye, self.eye), (self.eye, self.torso)),

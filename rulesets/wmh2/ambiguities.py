@@ -85,7 +85,7 @@ AMBIGUITIES = (
     Ambiguity(
         "A12", "wmh2 §13", "Encounter levels the seed leaves out",
         ("only the sourced levels", "the published table"), "only the sourced levels",
-        "rulesets/wmh2/layout.py", "missing values, not a reading of a rule"),
+        "rulesets/wmh2/setup.py", "missing values, not a reading of a rule"),
     Ambiguity(
         "A14", "wmh2 §12", "The threshold check (EXT 5 truncated)",
         ("2d6 + fury above THR frenzies", "2d6 + fury at THR or above frenzies"),

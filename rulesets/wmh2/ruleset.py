@@ -57,9 +57,9 @@ class WMH2(Ruleset):
     standard_profile = STANDARD
     # the battlefield set-up (layout.py, read on first use) and the rules' open questions
     # (ambiguities.py)
-    deployment_maps = FromModule("layout", "DEPLOYMENT_MAPS")
-    setup_rules = FromModule("layout", "SETUP_RULES")
-    layout_checks = FromModule("layout", "layout_checks")
+    deployment_maps = FromModule("setup", "DEPLOYMENT_MAPS")
+    setup_rules = FromModule("setup", "SETUP_RULES")
+    layout_checks = FromModule("setup", "layout_checks")
     readings = READINGS
     ambiguities = AMBIGUITIES
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from ..limits import MAX_MODELS, MAX_YAML_BYTES
+from battlesight.scenes.limits import MAX_MODELS, MAX_YAML_BYTES
+
 from .common import Ids, Imported, ImportOptions, SystemImport, read_bytes, refuse, slug
 from .formation import place_units
 

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from ..errors import SceneError, SceneProblem
-from ..limits import MAX_YAML_BYTES, shown
+from battlesight.scenes.errors import SceneError, SceneProblem
+from battlesight.scenes.limits import MAX_YAML_BYTES, shown
 
 #: decimals kept for coordinates written into a scene (a thousandth of an inch)
 DECIMALS = 3

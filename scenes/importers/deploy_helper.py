@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from battlesight.scenes.footprints import CIRCLE_POINTS
 
-from ..footprints import CIRCLE_POINTS
 from .common import (
     Ids,
     Imported,

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from battlesight.scenes.limits import MAX_MODELS, MAX_TERRAIN_PIECES
 
-from ..limits import MAX_MODELS, MAX_TERRAIN_PIECES
 from .common import Ids, Imported, ImportOptions, Reader, r, read_json, refuse
 
 NAME = "tts"

@@ -4,7 +4,7 @@ command in this process, and judge what came back.
 ``mutate_data`` changes a parsed YAML document (values made odd, huge, NaN or negative; keys
 deleted; list items duplicated; unknown keys added), ``mutate_text`` changes its text (lines
 dropped or doubled, cut short, an alias bomb added). ``run_command`` runs `battlesight ARGS`
-through ``viewer.cli.main`` in a fresh output folder and returns an ``Outcome``: the exit code,
+through ``battlesight.cli.main`` in a fresh output folder and returns an ``Outcome``: the exit code,
 the traceback if one escaped, the seconds taken, and the temporary files or outputs a failed
 run left behind. ``cases`` lists the (scene, actions, command line) jobs for one input.
 """
@@ -28,7 +28,8 @@ from typing import Any
 import yaml
 from battlesight.scenes import EXAMPLES_DIR, load_scene
 from battlesight.scenes.output import TEMP_MARK
-from battlesight.viewer.cli import main
+
+from battlesight.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTIONS_DIR = ROOT / "tests" / "data"

@@ -1,0 +1,90 @@
+"""`battlesight bench`: ray-casting figures on a generated 72x48 table (40 pieces, 100 models).
+
+Prints raw embreex segment throughput, the project's throughput through `World.blocked` on the
+same rays (and their ratio), world build time, the median time of one model-to-model query at
+default sampling, and the time for all ordered pairs of models in one batch; then the world
+build of a table holding one 1M-face mesh building beside the raw embreex BVH build of the
+same triangles (`bench.mesh`).
+"""
+
+from __future__ import annotations
+
+from battlesight.bench.mesh import big_mesh_figures
+from battlesight.bench.rays import bench, format_figures
+from battlesight.cli.arguments import int_in
+from battlesight.cli.common import print_json
+from battlesight.scenes.limits import MAX_MODELS, MAX_SEED, MAX_TERRAIN_PIECES
+
+
+def add_parser(sub, name: str) -> None:
+    parser = sub.add_parser(name, help="measure ray-casting speed on a generated table")
+    parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=1,
+                        help="table generator seed")
+    parser.add_argument("--rays", type=int_in(1, 100_000_000), default=1_000_000,
+                        help="segments for throughput")
+    parser.add_argument("--models", type=int_in(2, MAX_MODELS), default=100,
+                        help="models on the table")
+    parser.add_argument("--pieces", type=int_in(0, MAX_TERRAIN_PIECES), default=40,
+                        help="terrain pieces on the table")
+    parser.add_argument("--mesh-faces", type=int_in(0, 5_000_000), default=1_000_000,
+                        help="faces of the big-mesh world build (0: leave that figure out)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--only", choices=ONLY, action="append",
+                        help="print only these groups of rows (repeatable; default: every row)")
+
+
+#: Groups of rows `--only` can pick: the ray engine's, the layout analysis' (issue 13), the
+#: lit overview's whole render command (issue 15), the rulings (load, los --from / --all,
+#: geometry all pairs; issue 13), the replay of the bundled game (issue 15).
+ONLY = ("rays", "layout", "render", "rulings", "replay")
+
+
+def run(args) -> int:
+    only = set(args.only or ONLY)
+    figures = bench(args.seed, args.rays, args.models, args.pieces)
+    if "rulings" in only:  # what los waits for, beside the plain rays of the same pairs; run
+        # before the big mesh and the layouts, whose leftovers made this Python-heavy work up to
+        # 1.6x slower in one process (a YAML read 14 -> 23 ms)
+        from battlesight.bench.rulings import rulings_bench
+
+        figures["rulings"] = rulings_bench(
+            figures["throughput"]["los"]["raw_embreex_rays_per_s"], args.seed, args.models,
+            args.pieces)
+    if args.mesh_faces:
+        figures["big_mesh"] = big_mesh_figures(args.mesh_faces) if "rays" in only else {}
+    if "layout" in only:
+        from battlesight.bench.analysis import layout_bench
+
+        figures["layout"] = layout_bench(seed=args.seed)
+    if "render" in only:  # whole render commands: the lit overview against the flat one
+        from battlesight.bench.render import render_bench
+
+        figures["render"] = render_bench()
+    if "replay" in only:  # a whole replay command, lit beside flat
+        from battlesight.bench.replay import replay_bench
+
+        figures["replay"] = replay_bench()
+    if args.json:
+        print_json(figures)
+    else:
+        text = [format_figures(figures)] if "rays" in only else []
+        if "layout" in only:
+            from battlesight.bench.analysis import format_layout_bench
+
+            text.append(format_layout_bench(figures["layout"]))
+        if "render" in only:
+            from battlesight.bench.render import format_render_bench
+
+            text.append(format_render_bench(figures["render"]))
+        if "rulings" in only:
+            from battlesight.bench.rulings import format_rulings_bench
+
+            text.append(format_rulings_bench(figures["rulings"]))
+        if "replay" in only:
+            from battlesight.bench.replay import format_replay_bench
+
+            text.append(format_replay_bench(figures["replay"]))
+        print("\n".join(text))
+    return 0
+
+

@@ -1,0 +1,3 @@
+"""The JSON reports the command line prints and the bench measures, built from the API's
+verdicts: `los` (one entry per observer/target pair) and the two-process split that batches of
+many pairs use. A report is data; the command line only formats or prints it."""
