@@ -101,5 +101,7 @@ def test_first_hit_leaves_the_callers_lengths_as_they_were():
     directions = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]], dtype=np.float32)
     lengths = np.array([100.0, 100.0], dtype=np.float32)
     dist, geom = scene.first_hit(origins, directions, lengths)
-    assert dist.tolist() == [4.0, np.inf] and geom.tolist() == [0, -1]
+    # Embree answers in float32: the hit may sit an ulp or two from the face (4.0 - 2.4e-7)
+    assert dist[0] == pytest.approx(4.0, abs=1e-5) and dist[1] == np.inf
+    assert geom.tolist() == [0, -1]
     assert lengths.tolist() == [100.0, 100.0]
