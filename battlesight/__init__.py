@@ -16,23 +16,31 @@ format), `battlesight.rulesets` (the rules core and one package per system),
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import typing as _typing
+from pathlib import Path as _Path
 
-from ._source import source_root
+from ._source import source_root as _source_root
 from ._version import __version__
 
-_root = source_root(Path(__file__).resolve().parent)
+_root = _source_root(_Path(__file__).resolve().parent)
 if _root is not None:  # a source checkout: the subpackages are the repository's top folders
     __path__.append(str(_root))  # noqa: F821 - the package's own __path__
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from .api import Battlefield, example, load
 
 __all__ = ["Battlefield", "__version__", "example", "load"]
+#: the subpackages a user may import (`battlesight.geometry`, ...), listed by dir()
+_SUBPACKAGES = ("analysis", "api", "cli", "geometry", "reports", "rulesets", "scenes", "viewer")
 
 
-def __getattr__(name: str) -> Any:
+def __dir__() -> list[str]:
+    """What `dir(battlesight)` shows: the API and the subpackages, not this module's own
+    imports."""
+    return sorted({*__all__, *_SUBPACKAGES})
+
+
+def __getattr__(name: str) -> _typing.Any:
     """The API is imported on first use, so `import battlesight` stays light."""
     if name in ("Battlefield", "example", "load"):
         from . import api

@@ -1,4 +1,4 @@
-"""Ray engine: one API over two back-ends, chosen by an import probe.
+"""Ray engine: one API over three back-ends, chosen by an import probe or by the environment.
 
 `RayScene` holds a list of meshes (one Embree geometry each) and answers batched queries:
 
@@ -6,13 +6,17 @@
   query with a far distance), the fast path for line-of-sight segments;
 - `first_hit(origins, directions, lengths)`: distance to and index of the closest mesh hit.
 
-The Embree back-end (`embreex`) is used when it imports; otherwise trimesh's pure-Python
-intersector serves as a (roughly 10,000x slower) fallback so the project still runs where embreex
-has no wheel. `ENGINE` names the active back-end.
+The Embree back-end (`embreex`) is used when it imports. Where embreex has no wheel (arm64:
+Apple Silicon, Linux aarch64) open3d's `RaycastingScene`, itself built on Embree, serves; where
+neither is installed, trimesh's pure-Python intersector (roughly 10,000x slower) keeps the project
+running. `BATTLESIGHT_RAYS=embreex|open3d|trimesh` forces one (an unavailable one is an error
+at the first scene). `ENGINE` names the back-end in use; `engine()` reads the environment again.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,8 +35,47 @@ try:  # import probe, as trimesh does for its own ray module
 except ImportError:  # pragma: no cover - exercised only where embreex has no wheel
     HAS_EMBREE = False
 
-ENGINE = "embreex" if HAS_EMBREE else "trimesh"
+#: the back-ends by name, best first
+ENGINES = ("embreex", "open3d", "trimesh")
 _NO_HIT = np.float32(np.inf)
+
+
+def available_engines() -> list[str]:
+    """The back-ends this process can use, best first (open3d probed without importing it)."""
+    found = ["embreex"] if HAS_EMBREE else []
+    if importlib.util.find_spec("open3d") is not None:
+        found.append("open3d")
+    if importlib.util.find_spec("rtree") is not None:  # trimesh's intersector needs it
+        found.append("trimesh")
+    return found
+
+
+def engine() -> str:
+    """The back-end new scenes use: `BATTLESIGHT_RAYS` when set, else the best available."""
+    forced = os.environ.get("BATTLESIGHT_RAYS", "").strip().lower()
+    if forced:
+        if forced not in ENGINES:
+            raise RuntimeError(f"BATTLESIGHT_RAYS={forced!r}: the ray back-ends are "
+                               f"{', '.join(ENGINES)}")
+        if forced not in available_engines():
+            raise RuntimeError(f"BATTLESIGHT_RAYS={forced}: that ray back-end is not installed "
+                               f"here (available: {', '.join(available_engines())})")
+        return forced
+    found = available_engines()
+    if not found:
+        raise RuntimeError("no ray back-end is installed: embreex (x86_64) or open3d (arm64 "
+                           "and others) casts the rays")
+    return found[0]
+
+
+def _engine_at_import() -> str:
+    try:
+        return engine()
+    except RuntimeError:  # a forced back-end that is missing: the first scene says so
+        return "unavailable"
+
+
+ENGINE = _engine_at_import()
 
 
 def _as_f32(array: np.ndarray) -> np.ndarray:
@@ -90,7 +133,51 @@ class _EmbreeBackend:
         return dist, geom
 
 
-class _TrimeshBackend:  # pragma: no cover - fallback where embreex has no wheel
+class _Open3DBackend:
+    """Meshes in one open3d `RaycastingScene` (Embree inside); geometry ids follow the order of
+    the meshes. Used where embreex has no wheel."""
+
+    def __init__(self, meshes: list[Mesh]):
+        try:
+            import open3d.core as o3c
+            from open3d.t.geometry import RaycastingScene
+        except ImportError as exc:  # installed, but a system library it loads is missing
+            raise RuntimeError(f"open3d is installed but does not load ({exc}); on Debian "
+                               "and Ubuntu it needs libusb-1.0-0") from exc
+
+        self._o3c = o3c
+        self.scene = RaycastingScene()
+        for mesh in meshes:
+            self.scene.add_triangles(
+                o3c.Tensor(_as_f32(mesh.vertices)),
+                o3c.Tensor(np.ascontiguousarray(mesh.faces, dtype=np.uint32)))
+
+    def _rays(self, origins, directions):
+        return self._o3c.Tensor(np.ascontiguousarray(
+            np.hstack([_as_f32(origins), _as_f32(directions)]), dtype=np.float32))
+
+    def first_hit(self, origins, directions, lengths) -> tuple[np.ndarray, np.ndarray]:
+        out = self.scene.cast_rays(self._rays(origins, directions))
+        dist = out["t_hit"].numpy().astype(np.float64)
+        geom = out["geometry_ids"].numpy().astype(np.int64)
+        hit = np.isfinite(dist) & (geom != _OPEN3D_NO_HIT) & (
+            dist <= np.asarray(lengths, dtype=np.float64))
+        return np.where(hit, dist, np.inf), np.where(hit, geom, -1)
+
+    def occluded(self, origins, directions, lengths) -> np.ndarray:
+        # any hit closer than each ray's own length: the directions scaled by the lengths make
+        # t = 1 the far end for every ray, so one scalar far distance serves them all
+        scaled = np.asarray(directions, dtype=np.float64) * np.asarray(
+            lengths, dtype=np.float64)[:, None]
+        blocked = self.scene.test_occlusions(self._rays(origins, scaled), tnear=0.0, tfar=1.0)
+        return blocked.numpy().astype(bool) & (np.asarray(lengths) > 0)
+
+
+#: open3d's geometry id of a ray that hit nothing (its `RaycastingScene.INVALID_ID`)
+_OPEN3D_NO_HIT = np.int64(2**32 - 1)
+
+
+class _TrimeshBackend:  # pragma: no cover - fallback where no Embree is installed
     """trimesh's numpy/rtree intersector over the concatenated meshes."""
 
     def __init__(self, meshes: list[Mesh]):
@@ -132,14 +219,14 @@ class RayScene:
     """A static set of meshes for batched ray queries.
 
     meshes: list of meshes (`Mesh` or trimesh.Trimesh); a hit reports the index of its mesh
-    in this list.
+    in this list. engine: a back-end by name (`ENGINES`), default `engine()`.
     """
 
-    def __init__(self, meshes: list[Mesh]):
+    def __init__(self, meshes: list[Mesh], engine_name: str | None = None):
         self.size = len(meshes)
         self.triangles = int(sum(len(m.faces) for m in meshes))
-        backend = _EmbreeBackend if HAS_EMBREE else _TrimeshBackend
-        self._backend = backend(meshes) if meshes else None
+        self.engine = engine_name or engine()
+        self._backend = _BACKENDS[self.engine](meshes) if meshes else None
 
     def occluded(
         self, origins: np.ndarray, directions: np.ndarray, lengths: np.ndarray
@@ -163,6 +250,9 @@ class RayScene:
         if self._backend is None or n == 0:
             return np.full(n, np.inf), np.full(n, -1, dtype=np.int64)
         return self._backend.first_hit(origins, directions, lengths)
+
+
+_BACKENDS = {"embreex": _EmbreeBackend, "open3d": _Open3DBackend, "trimesh": _TrimeshBackend}
 
 
 def segments(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .lazy import lazy_names
 
 if TYPE_CHECKING:
-    from .errors import SceneError, SceneProblem
+    from .errors import SceneError, SceneFileNotFound, SceneProblem
     from .footprints import piece_footprint
     from .loader import load_scene, scene_from_dict, validate_scene_file
     from .model import RULESET_IDS, TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
@@ -28,7 +28,7 @@ DEFAULT_SCENE = EXAMPLES_DIR / "demo.yaml"
 
 #: public name -> the submodule that defines it
 _LAZY = {
-    "SceneError": "errors", "SceneProblem": "errors",
+    "SceneError": "errors", "SceneFileNotFound": "errors", "SceneProblem": "errors",
     "piece_footprint": "footprints",
     "load_scene": "loader", "scene_from_dict": "loader", "validate_scene_file": "loader",
     "RULESET_IDS": "model", "TERRAIN_TYPES": "model", "ModelSpec": "model", "Scene": "model",
@@ -46,6 +46,7 @@ __all__ = [
     "ModelSpec",
     "Scene",
     "SceneError",
+    "SceneFileNotFound",
     "SceneProblem",
     "TerrainPiece",
     "load_scene",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 
 from .limits import MAX_MESSAGE, shorten
@@ -47,3 +48,14 @@ class SceneError(Exception):
 class SceneBuildError(SceneError):
     """A scene that passed the format checks but that a builder or a ruleset could not use: the
     command line reports it like any other scene error (one line each, exit code 2)."""
+
+
+class SceneFileNotFound(SceneError, FileNotFoundError):
+    """A scene file that is not there: a SceneError (one line, exit 2 on the command line) and
+    a FileNotFoundError, for callers that catch the standard one (`errno`, `filename` set)."""
+
+    def __init__(self, problems: list[SceneProblem]):
+        super().__init__(problems)
+        self.errno = errno.ENOENT
+        self.strerror = "No such file or directory"
+        self.filename = self.problems[0].file

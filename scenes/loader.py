@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from . import validate
-from .errors import SceneError, SceneProblem
+from .errors import SceneError, SceneFileNotFound, SceneProblem
 from .model import Scene
-from .yamlread import LineDict, LineList, merge_problems, parse_yaml, read_yaml
+from .yamlread import NO_SUCH_FILE, LineDict, LineList, merge_problems, parse_yaml, read_yaml
 
 __all__ = ["LineDict", "LineList", "load_scene", "parse_yaml", "scene_from_dict",
            "validate_scene_file"]
@@ -42,7 +42,9 @@ def load_scene(path: str | os.PathLike[str], build: bool = True) -> Scene:
     except Exception as exc:  # a bug here must still reach the user as one line
         raise SceneError([_internal(path, exc)]) from exc
     if problems or scene is None:
-        raise SceneError(problems or [SceneProblem(str(path), None, "", "cannot load scene")])
+        missing = scene is None and len(problems) == 1 and problems[0].message == NO_SUCH_FILE
+        raise (SceneFileNotFound if missing else SceneError)(
+            problems or [SceneProblem(str(path), None, "", "cannot load scene")])
     return scene
 
 

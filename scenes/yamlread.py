@@ -333,6 +333,10 @@ def special_kind(mode: int) -> str | None:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+#: the message of a file that is not there (the loader raises `SceneFileNotFound` for it)
+NO_SUCH_FILE = "no such file"
+
+
 def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
               limit: int = limits.MAX_YAML_BYTES) -> tuple[str | None, list[SceneProblem]]:
     """The UTF-8 text of a regular file of at most ``limit`` bytes, or (None, [problem]).
@@ -368,7 +372,7 @@ def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
         finally:
             os.close(fd)
     except FileNotFoundError:
-        return problem("no such file")
+        return problem(NO_SUCH_FILE)
     except OSError as exc:
         return problem(f"cannot read: {exc.strerror or exc}")
     if size > limit:

@@ -121,3 +121,68 @@ def test_a_textured_mesh_keeps_its_texture(tmp_path):
     assert len(doc["images"]) == 1
     # the geometry is the world's: 4" wide in metres, standing on the table
     assert loaded.geometry["crate"].extents[0] == pytest.approx(4 * 0.0254, rel=0.01)
+
+
+def _node_matrix(node: dict) -> np.ndarray:
+    """(4, 4) matrix of a glTF node (its `matrix`, or translation/rotation/scale)."""
+    if "matrix" in node:
+        return np.asarray(node["matrix"], dtype=np.float64).reshape(4, 4).T  # column-major
+    matrix = np.eye(4)
+    if "rotation" in node:
+        x, y, z, w = node["rotation"]
+        matrix[:3, :3] = trimesh.transformations.quaternion_matrix([w, x, y, z])[:3, :3]
+    matrix[:3, :3] *= node.get("scale", [1.0, 1.0, 1.0])
+    matrix[:3, 3] = node.get("translation", [0.0, 0.0, 0.0])
+    return matrix
+
+
+def test_each_model_pivots_at_its_base_centre_turned_to_its_facing(tmp_path):
+    """A model's node stands at the centre of the bottom of its base (metres, y-up) turned to
+    its facing; its mesh is in its own frame, so node x mesh is the model where it stands."""
+    from battlesight.viewer.gltf_export import file_transform
+
+    doc = gltf_json(export(tmp_path))
+    loaded = trimesh.load(tmp_path / "world.glb")
+    world = build_world(load_scene(DEMO))
+    to_file = file_transform("m")
+    nodes = {n["name"]: n for n in doc["nodes"]}
+    for model in world.models.values():
+        matrix = _node_matrix(nodes[model.id])
+        inches = model.position
+        expected = 0.0254 * np.array([inches[0], inches[2], -inches[1]])  # x, up, -y
+        assert matrix[:3, 3] == pytest.approx(expected, abs=1e-6)
+        turn = np.degrees(np.arctan2(-matrix[2, 0], matrix[0, 0]))  # about +y
+        assert (turn - model.facing + 180) % 360 - 180 == pytest.approx(0, abs=1e-4)
+        local = np.asarray(loaded.geometry[model.id].vertices)
+        assert np.abs(local[:, [0, 2]]).max() < 0.1  # about its own axis, not the table corner
+        placed = trimesh.transform_points(local, matrix)
+        there = trimesh.transform_points(np.asarray(model.mesh.vertices), to_file)
+        assert np.allclose(np.sort(placed, axis=0), np.sort(there, axis=0), atol=1e-5)
+
+
+def test_pieces_pivot_on_the_table_top_and_every_primitive_has_normals(tmp_path):
+    """A terrain piece's node stands at its footprint's centre on the table top (height 0);
+    every primitive carries normals; the unit is recorded; no node name holds '/'."""
+    doc = gltf_json(export(tmp_path))
+    nodes = {n["name"]: n for n in doc["nodes"]}
+    scene = load_scene(DEMO)
+    world = build_world(scene)
+    for piece in scene.terrain:
+        matrix = _node_matrix(nodes[piece.id])
+        foot = world.terrain[piece.id].geometry.footprint
+        centre = 0.5 * (foot.min(axis=0) + foot.max(axis=0))
+        assert matrix[:3, 3] == pytest.approx(0.0254 * np.array([centre[0], 0.0, -centre[1]]),
+                                              abs=1e-6)
+        assert np.allclose(matrix[:3, :3], np.eye(3))
+    for mesh in doc["meshes"]:
+        for primitive in mesh["primitives"]:
+            assert "NORMAL" in primitive["attributes"]
+    assert doc["asset"]["extras"]["battlesight"]["units"] == "m"
+    assert not [n["name"] for n in doc["nodes"] if "/" in n["name"]]
+    assert any(name.endswith("_area") for name in nodes)  # the wood's canopy, by its piece
+
+
+def test_inches_are_recorded_in_the_file(tmp_path):
+    doc = gltf_json(export(tmp_path, "--units", "in"))
+    assert doc["asset"]["extras"]["battlesight"] == {"units": "in", "up": "+y",
+                                                     "source": "battlesight"}

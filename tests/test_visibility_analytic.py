@@ -3,15 +3,47 @@
 The reference integrates over the same projected area the engine samples (the plane across the
 line from the eye to the centre of the target's bounds) on a dense grid, intersecting each ray
 with the cylinder and the wall in closed form with numpy.
+
+Every test runs on each installed Embree back-end (embreex, and open3d's RaycastingScene, which
+serves where embreex has no wheel): `BATTLESIGHT_RAYS` forces the one each run uses.
 """
+
+import os
 
 import numpy as np
 import pytest
+from battlesight.geometry import ray
 from battlesight.geometry.visibility import visibility
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import cylinder_world, wall_geometry
+
+#: the Embree back-ends this run can use; CI installs both (open3d-cpu in the test extra)
+BACKENDS = [name for name in ray.available_engines() if name in ("embreex", "open3d")]
+
+
+@pytest.fixture(autouse=True, scope="module", params=BACKENDS)
+def ray_backend(request):
+    """Every test of the module once per back-end: new ray scenes use the one forced here."""
+    if request.param == "open3d":
+        pytest.importorskip("open3d", reason="open3d is installed but does not load here")
+    before = os.environ.get("BATTLESIGHT_RAYS")
+    os.environ["BATTLESIGHT_RAYS"] = request.param
+    yield request.param
+    if before is None:
+        del os.environ["BATTLESIGHT_RAYS"]
+    else:
+        os.environ["BATTLESIGHT_RAYS"] = before
+
+
+def test_the_forced_back_end_casts_the_rays(ray_backend):
+    """The worlds of these tests really use the back-end forced for the run."""
+    scene = ray.RayScene([wall_geometry(5.0, 1.0, THICKNESS).solid])
+    assert scene.engine == ray_backend
+    assert type(scene._backend).__name__ == {"embreex": "_EmbreeBackend",
+                                             "open3d": "_Open3DBackend"}[ray_backend]
+
 
 RADIUS, HEIGHT, EYE = 0.63, 1.6, 1.44
 THICKNESS = 0.2
