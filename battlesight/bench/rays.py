@@ -94,7 +94,7 @@ def engine_rows(world: World, directions: np.ndarray, lengths: np.ndarray, start
                 raw_s: float, raw_blocked: np.ndarray) -> dict:
     """Each installed ray back-end (`ray.available_engines`) on the same segments through
     `RayScene.occluded`: rays per second, the ratio to raw embreex, agreement with it."""
-    meshes = [e.geometry.solid for e in world.terrain.values() if e.geometry.solid is not None]
+    meshes = blocking_meshes(world)
     rows = {}
     for name in ray.available_engines():
         if name == "trimesh":  # ~10,000x slower: a million rays would take hours
@@ -142,12 +142,17 @@ def los_segments(world: World, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
     return starts + 0.75 * step, ends
 
 
+def blocking_meshes(world: World) -> list:
+    """Every mesh that blocks a segment in `World.blocked`: the solid terrain, then the models."""
+    meshes = [e.geometry.solid for e in world.terrain.values() if e.geometry.solid is not None]
+    return meshes + [m.mesh for m in world.models.values()]
+
+
 def raw_embree_inputs(world: World, starts, directions, lengths):
     """One Embree scene of every solid triangle, and float32 rays: what raw embreex needs."""
     from embreex import mesh_construction, rtcore_scene
 
-    meshes = [e.geometry.solid for e in world.terrain.values() if e.geometry.solid is not None]
-    meshes += [m.mesh for m in world.models.values()]
+    meshes = blocking_meshes(world)
     vertices = np.vstack([m.vertices for m in meshes]).astype(np.float32)
     offsets = np.cumsum([0] + [len(m.vertices) for m in meshes[:-1]])
     faces = np.vstack([m.faces + o for m, o in zip(meshes, offsets, strict=True)])
