@@ -16,4 +16,7 @@ IMPORT = SystemImport(
     keywords=True,
     bases={"monster": 100, "cavalry": 60, "hero": 40, "default": 32},
     unit_gap=0.5,  # under the 1" unit coherency
+    roster_games=r"age of sigmar|\baos\b",
+    roster_not=r"warcry|underworlds|kill team",
+    edition=2,
 )

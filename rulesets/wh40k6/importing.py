@@ -18,4 +18,8 @@ IMPORT = SystemImport(
     bases={"monstrous": 60, "bike": 40, "jump": 32, "infantry": 25, "default": 25},
     unit_gap=1.0,  # under the 2" unit coherency
     traits={"difficult_ground": {"difficult": True}, "ruins": {"feature": "ruins"}},
+    roster_games=r"warhammer 40,?000|warhammer 40k|\bwh40k\b|\b40k\b",
+    roster_not=r"kill team|horus heresy|apocalypse|necromunda|shadow war|combat patrol"
+               r"|boarding action",
+    edition=6,
 )

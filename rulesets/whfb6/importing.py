@@ -13,4 +13,7 @@ IMPORT = SystemImport(
     unit_profiles=("profile", "model", "unit", "troop"),
     bases={"monster": 50, "cavalry": 25, "infantry": 20, "default": 20},
     unit_gap=0.0,  # ranked units stand base to base
+    roster_games=r"warhammer fantasy|\bwhfb\b|warhammer: fantasy",
+    roster_not=r"old world|age of sigmar",
+    edition=6,
 )

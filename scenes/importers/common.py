@@ -49,6 +49,12 @@ class SystemImport:
     bases: dict[str, float] = field(default_factory=lambda: {"default": 25.0})
     unit_gap: float = 1.0
     traits: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: a roster's `gameSystemName` (lower case) this system reads: a regular expression, and one
+    #: for the games named alike that it does not (Kill Team, Warcry, ...); `edition`: the
+    #: edition a name's "Nth Edition" must give, where it gives one
+    roster_games: str = ""
+    roster_not: str = ""
+    edition: int | None = None
 
     @property
     def reads_rosters(self) -> bool:
@@ -65,7 +71,8 @@ class ImportOptions:
     sizes (mm) by unit or model name, over the per-system table; zones and blocked: where the
     roster's player may set up, the footprints to keep clear of, the bases already there
     (x, y, radius) and the ids in use (filled in by the command from the --onto scene);
-    table: that scene's table; mesh_folder: where converted meshes go, beside the scene.
+    table: that scene's table; mesh_folder: where converted meshes go, beside the scene;
+    force: read a roster whose game system is not the scene's (`--force`).
     """
 
     ruleset: str | None = None
@@ -81,6 +88,7 @@ class ImportOptions:
     taken_ids: list[str] = field(default_factory=list)
     mesh_folder: str = "meshes"
     table: tuple[float, float] | None = None
+    force: bool = False  # read a roster of another game system anyway (a warning, not a refusal)
 
 
 @dataclass
@@ -90,6 +98,8 @@ class Imported:
 
     scene: dict[str, Any]
     files: dict[str, bytes] = field(default_factory=dict)
+    #: what was read differently or left out, each a one-line `FILE: KEY: message`
+    warnings: list[str] = field(default_factory=list)
 
 
 def refuse(file: Path | str, key: str, message: str, line: int | None = None) -> SceneError:

@@ -12,6 +12,7 @@ written together or not at all. No Panda3D here.
 from __future__ import annotations
 
 import copy
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from battlesight.rulesets.core.rules_data import system_import
 from battlesight.rulesets.core.scene_checks import require_rules
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.importers import DEFAULT_RULESETS, FORMATS, ROSTERS, ImportOptions
+from battlesight.scenes.limits import MAX_MESSAGE, shorten
 from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.model import RULESET_IDS
 from battlesight.scenes.output import write_outputs
@@ -53,6 +55,9 @@ def add_parser(sub, name: str) -> None:
                         help="tts: a tag marking terrain (repeatable; default terrain)")
     parser.add_argument("--bases", metavar="FILE", help="battlescribe: YAML of base sizes in "
                         "mm by unit name ({Liberators: 40, default: 32})")
+    parser.add_argument("--force", action="store_true",
+                        help="battlescribe: read a roster of another game system or edition "
+                             "(a warning instead of the refusal)")
     parser.add_argument("--out", required=True, metavar="SCENE.yaml",
                         help="the scene to write")
 
@@ -66,7 +71,8 @@ def run(args) -> int:
         raise UsageError(f"--out {out}: no such folder")
     check_output_path(out, "--out")
     options = ImportOptions(ruleset=args.ruleset or DEFAULT_RULESETS.get(args.format),
-                            player=args.player, mesh_folder=f"{out.stem}-meshes")
+                            player=args.player, mesh_folder=f"{out.stem}-meshes",
+                            force=args.force)
     if args.mods is not None:
         options.mods = Path(args.mods)
         if not options.mods.is_dir():
@@ -92,8 +98,9 @@ def run(args) -> int:
     options.system = system_import(options.ruleset)
     imported = FORMATS[args.format](source, options)
     data = _merged(onto, imported.scene) if onto is not None else imported.scene
+    warnings = list(imported.warnings)
     if onto is not None and not options.system.weapon_keys:
-        _known_weapons(data, onto.ruleset)
+        warnings += _known_weapons(data, onto.ruleset, source)
     files = {out.parent / name: content for name, content in imported.files.items()}
     try:
         scene = gate(data, out, files)
@@ -102,6 +109,8 @@ def run(args) -> int:
                                  message=f"{p.message} (in the imported scene; {out} not "
                                          "written)")
                          for p in exc.problems]) from None
+    for warning in warnings:
+        print(shorten(warning, MAX_MESSAGE), file=sys.stderr)
     written = _write(out, scene_to_yaml(scene), files)
     models = len(scene.models)
     print(f"wrote {written[-1]} ({len(scene.terrain)} terrain pieces, {models} models"
@@ -173,16 +182,25 @@ def _merged(onto, added: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _known_weapons(data: dict[str, Any], ruleset: str) -> None:
+def _known_weapons(data: dict[str, Any], ruleset: str, source: Path) -> list[str]:
     """Units keep the weapons the system's data knows by name (systems whose rosters name
-    their weapons: no `SystemImport.weapon_keys`)."""
+    their weapons: no `SystemImport.weapon_keys`); a warning names each weapon left out."""
     known = {w.lower() for w in load_data(ruleset)["weapons"]}
+    warnings = []
     for unit in data.get("units") or []:
-        if "weapons" in unit:
-            unit["weapons"] = [w for w in unit["weapons"] if isinstance(w, str)
-                               and w.lower() in known]
-            if not unit["weapons"]:
-                del unit["weapons"]
+        if "weapons" not in unit or "x-source" not in unit:  # only the roster's own units
+            continue
+        kept = [w for w in unit["weapons"] if isinstance(w, str) and w.lower() in known]
+        dropped = [w for w in unit["weapons"] if w not in kept]
+        if dropped:
+            name = unit["x-source"].get("name", unit["id"])
+            warnings.append(f"{source}: selection[{name}]: weapons left out (not in {ruleset}'s "
+                            f"weapon data): {', '.join(map(str, dropped))}; kept: "
+                            f"{', '.join(kept) or 'none'}")
+        unit["weapons"] = kept
+        if not kept:
+            del unit["weapons"]
+    return warnings
 
 
 def _bases(path: Path) -> dict[str, Any]:
