@@ -79,6 +79,7 @@ class ImportOptions:
     system: SystemImport = field(default_factory=SystemImport)
     mods: Path | None = None
     model_tags: tuple[str, ...] = ("model", "mini", "miniature")
+    model_tags_given: bool = False  # --model-tag named them: no figure is found by its size
     terrain_tags: tuple[str, ...] = ("terrain",)
     bases: dict[str, Any] = field(default_factory=dict)
     player: int = 1
@@ -119,15 +120,17 @@ def read_bytes(path: Path, what: str) -> bytes:
     return data
 
 
-def read_json(path: Path, what: str) -> Any:
-    """Parsed JSON; a syntax error is refused at its line."""
+def read_json(path: Path, what: str, lenient: bool = False) -> Any:
+    """Parsed JSON; a syntax error is refused at its line. lenient: control characters (a raw
+    newline or tab) inside strings are read as they are, as Tabletop Simulator's own parser
+    reads its saves."""
     raw = read_bytes(path, what)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise refuse(path, what, f"is not UTF-8 text (byte {exc.start})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, strict=not lenient)
     except json.JSONDecodeError as exc:
         raise refuse(path, "json", exc.msg, exc.lineno) from None
     except RecursionError:

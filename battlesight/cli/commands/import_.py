@@ -79,6 +79,7 @@ def run(args) -> int:
             raise UsageError(f"--mods {args.mods}: no such folder")
     if args.model_tag:
         options.model_tags = tuple(args.model_tag)
+        options.model_tags_given = True
     if args.terrain_tag:
         options.terrain_tags = tuple(args.terrain_tag)
     onto = None
