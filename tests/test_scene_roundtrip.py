@@ -128,7 +128,7 @@ def test_save_is_atomic_on_failure(tmp_path, monkeypatch):
 
 def test_save_failing_before_writing_leaves_nothing(tmp_path, monkeypatch):
     scene = load_scene(write_scene(tmp_path, MINIMAL))
-    monkeypatch.setattr(save_module, "scene_to_yaml", lambda s: 1 / 0)
+    monkeypatch.setattr(save_module, "scene_to_dict", lambda s: 1 / 0)  # kept or in full
     with pytest.raises(ZeroDivisionError):
         save_scene(scene, tmp_path / "new.yaml")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scene.yaml"]
