@@ -11,15 +11,10 @@ import pytest
 from battlesight.scenes import EXAMPLES_DIR
 
 from battlesight.cli.main import main
+from tests.helpers import run_cli
 
 DEMO = str(EXAMPLES_DIR / "demo.yaml")
 DATA = Path(__file__).parent / "data"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("argv, command", [
@@ -49,10 +44,10 @@ models:
     ("ROF: 0, POW: 12", "ROF"), ("ROF: 2.5, POW: 12", "ROF"), ("POW: -3", "POW"),
     ("POW: abc", "POW"), ("ROF: many, POW: 10", "ROF"), ("POW: 101", "POW"),
 ])
-def test_wmh2_weapon_stats_are_refused_naming_the_weapon_key(capsys, tmp_path, weapon, key):
+def test_wmh2_weapon_stats_are_refused_naming_the_weapon_key(tmp_path, weapon, key):
     path = tmp_path / "s.yaml"
     path.write_text(WMH2_PYRO.format(weapon=weapon, stats=""), encoding="utf-8")
-    code, _, err = run(capsys, "validate", str(path))
+    code, _, err = run_cli("validate", str(path))
     lines = [line for line in err.strip().splitlines() if "problem(s)" not in line]
     assert code == 2 and len(lines) == 1, err
     assert lines[0].startswith(f"{path}:6: models[pyro].weapons[0].{key}: must be a whole"), err
@@ -60,18 +55,18 @@ def test_wmh2_weapon_stats_are_refused_naming_the_weapon_key(capsys, tmp_path, w
 
 
 @pytest.mark.parametrize("weapon", ["ROF: 3, POW: 12", "ROF: '-', POW: '-'", "ROF: '*'"])
-def test_wmh2_weapon_stats_that_read_are_accepted(capsys, tmp_path, weapon):
+def test_wmh2_weapon_stats_that_read_are_accepted(tmp_path, weapon):
     path = tmp_path / "s.yaml"
     path.write_text(WMH2_PYRO.format(weapon=weapon, stats=""), encoding="utf-8")
-    code, _, err = run(capsys, "validate", str(path))
+    code, _, err = run_cli("validate", str(path))
     assert code == 0, err
 
 
-def test_wmh2_characteristic_text_is_refused(capsys, tmp_path):
+def test_wmh2_characteristic_text_is_refused(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(WMH2_PYRO.format(weapon="POW: 10", stats=", stats: {RAT: '4+'}"),
                     encoding="utf-8")
-    code, _, err = run(capsys, "validate", str(path))
+    code, _, err = run_cli("validate", str(path))
     assert code == 2 and "models[pyro].stats.RAT: a wmh2 characteristic is a whole number" \
         in err, err
 
@@ -127,28 +122,28 @@ def test_aos2_melee_targets_show_the_share_sight_gives():
     assert shares["u-1"] > 0.5
 
 
-def test_shoot_table_shows_no_save_odds_for_attacks_that_cannot_hit(capsys):
+def test_shoot_table_shows_no_save_odds_for_attacks_that_cannot_hit():
     aos = str(EXAMPLES_DIR / "aos2_ruins_obstacles.yaml")
-    code, out, _ = run(capsys, "shoot", aos, "--unit", "judicators", "--target",
-                       "bloodreavers", "--weapon", "storm gladius")
+    code, out, _ = run_cli("shoot", aos, "--unit", "judicators", "--target",
+                           "bloodreavers", "--weapon", "storm gladius")
     rows = [x.split() for x in out.splitlines() if x.startswith("reaver-")]
     assert code == 0 and rows
     assert all(r[-4:] == ["0.000", "-", "-", "0.000"] for r in rows), rows
-    code, out, _ = run(capsys, "shoot", aos, "--unit", "judicators", "--target",
-                       "bloodreavers", "--weapon", "storm gladius", "--json")
+    code, out, _ = run_cli("shoot", aos, "--unit", "judicators", "--target",
+                           "bloodreavers", "--weapon", "storm gladius", "--json")
     import json
 
     assert all(t["p_save_fail"] == 1.0 for t in json.loads(out)["targets"])  # the schema's
 
 
-def test_wh40k6_cover_note_says_whose_view_counts_under_a2(capsys):
+def test_wh40k6_cover_note_says_whose_view_counts_under_a2():
     """dev-2 cannot see boy-3 but its view counts toward the cover (A2): the note said '100%
     hidden by ruin-d' next to 'visible' as if the model were hidden."""
     import json
 
     city = str(EXAMPLES_DIR / "wh40k6_city_ruins.yaml")
-    code, out, _ = run(capsys, "shoot", city, "--unit", "dev-1", "--target", "boyz-1",
-                       "--json")
+    code, out, _ = run_cli("shoot", city, "--unit", "dev-1", "--target", "boyz-1",
+                           "--json")
     data = json.loads(out)
     sees = {f["model"]: set(f["sees"]) for f in data["firers"]}
     blind = [t for t in data["targets"] if t["model"] not in sees[t["cover"]["firer"]]]
@@ -181,26 +176,26 @@ def test_replay_captions_read_with_any_unit(event, names, text):
     assert caption(event, 1 if event["kind"] == "shoot" else 0, names) == text
 
 
-def test_a_unit_name_is_a_checked_scene_key(capsys, tmp_path):
+def test_a_unit_name_is_a_checked_scene_key(tmp_path):
     from tests.helpers import minimal_with, write_scene
 
     good = write_scene(tmp_path, minimal_with().replace(
         "profile: tactical-squad}", "profile: tactical-squad, name: Tactical Squad}"))
-    assert run(capsys, "validate", str(good))[0] == 0
+    assert run_cli("validate", str(good))[0] == 0
     bad = write_scene(tmp_path, minimal_with().replace(
         "profile: tactical-squad}", "profile: tactical-squad, name: 3}"), "bad.yaml")
-    code, _, err = run(capsys, "validate", str(bad))
+    code, _, err = run_cli("validate", str(bad))
     assert code == 2 and "units[tac-1].name: must be a non-empty string, got 3" in err
 
 
-def test_render_matrix_json_lists_the_unit_lines_it_draws(tmp_path, capsys):
+def test_render_matrix_json_lists_the_unit_lines_it_draws(tmp_path):
     import json
 
     pytest.importorskip("panda3d")
     from tests.schema_helpers import assert_valid
 
-    code, out, _ = run(capsys, "render", DEMO, "--out", str(tmp_path / "m.png"), "--matrix",
-                       "--json", "--size", "480x270", "--renderer", "tiny")
+    code, out, _ = run_cli("render", DEMO, "--out", str(tmp_path / "m.png"), "--matrix",
+                           "--json", "--size", "480x270", "--renderer", "tiny")
     drawn = json.loads(out)
     assert code == 0
     assert_valid("render", drawn)
@@ -212,16 +207,16 @@ def test_render_matrix_json_lists_the_unit_lines_it_draws(tmp_path, capsys):
     assert all(x["observer"] in units and x["target"] in units for x in lines)
 
 
-def test_turntable_frame_patterns_are_honoured_or_refused(tmp_path, capsys):
+def test_turntable_frame_patterns_are_honoured_or_refused(tmp_path):
     pytest.importorskip("panda3d")
     out = tmp_path / "spin_%03d.png"
-    code, _, _ = run(capsys, "render", DEMO, "--out", str(out), "--turntable", "2",
-                     "--size", "48x32", "--renderer", "tiny")
+    code, _, _ = run_cli("render", DEMO, "--out", str(out), "--turntable", "2",
+                         "--size", "48x32", "--renderer", "tiny")
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["spin_000.png", "spin_001.png"]
     for name in ("spin_%s.png", "spin_%d_%d.png", "spin_50%.png"):
-        code, _, err = run(capsys, "render", DEMO, "--out", str(tmp_path / name),
-                           "--turntable", "2", "--size", "48x32", "--renderer", "tiny")
+        code, _, err = run_cli("render", DEMO, "--out", str(tmp_path / name),
+                               "--turntable", "2", "--size", "48x32", "--renderer", "tiny")
         assert code == 2 and err.startswith("battlesight render: --out ") and \
             "a frame pattern has one number" in err, err
     assert len(list(tmp_path.iterdir())) == 2  # nothing more written
@@ -298,12 +293,12 @@ models:
 
 @pytest.mark.parametrize("base, warned", [("    base: 60\n", True), ("    base: 32\n", False),
                                           ("", False)])
-def test_a_mesh_base_part_the_scene_base_disagrees_with_is_warned(capsys, tmp_path, base,
+def test_a_mesh_base_part_the_scene_base_disagrees_with_is_warned(tmp_path, base,
                                                                   warned):
     _obj_with_parts(tmp_path / "hero.obj", 32.0)
     path = tmp_path / "s.yaml"
     path.write_text(MESH_BASE_SCENE.format(base=base), encoding="utf-8")
-    code, _, err = run(capsys, "validate", str(path))
+    code, _, err = run_cli("validate", str(path))
     assert code == 0, err
     lines = [x for x in err.splitlines() if "warning:" in x]
     if not warned:
