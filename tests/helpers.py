@@ -92,6 +92,13 @@ def run_cli(*args: Any, fresh: bool = False, env: dict[str, str] | None = None,
     return CliResult(code, out.getvalue(), err.getvalue())
 
 
+def one_line_error(err: str) -> str:
+    """The one line of a refusal's standard error (checked to be one, with no traceback)."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
 def dedent(text: str) -> str:
     """Text without its common indentation (so tests can indent scene literals)."""
     return textwrap.dedent(text).lstrip("\n")
