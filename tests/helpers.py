@@ -1,13 +1,22 @@
-"""Shared test helpers: example scene paths, small scene files written on the fly, and small
-worlds built straight from geometry records for engine tests."""
+"""Shared test helpers: the one command-line runner (`run_cli`), example scene paths, small
+scene files written on the fly, and small worlds built straight from geometry records for
+engine tests. Scene dicts and tables built entry by entry are in `tests/tables.py`."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 import trimesh
+import yaml
 from battlesight.geometry.types import ModelVolume, TerrainGeometry
 from battlesight.geometry.world import World
 
@@ -40,16 +49,68 @@ models:
 """
 
 
+class CliResult(NamedTuple):
+    """What one command-line run gave: its exit code, standard output and standard error."""
+
+    code: int
+    out: str
+    err: str
+
+    def ok(self) -> CliResult:
+        """This result, after checking the command succeeded (exit 0, no traceback)."""
+        assert self.code == 0, self.err[-4000:]
+        assert "Traceback" not in self.out + self.err, self.err[-4000:]
+        return self
+
+    def json(self) -> Any:
+        """The standard output read as JSON."""
+        return json.loads(self.out)
+
+
+def run_cli(*args: Any, fresh: bool = False, env: dict[str, str] | None = None,
+            timeout: float = 300, cwd: Path = ROOT) -> CliResult:
+    """Run `battlesight ARGS` and return its code, stdout and stderr.
+
+    In this process through `battlesight.cli.main.main` (argparse's exits give their code), or,
+    with `fresh=True`, as `python -m battlesight` in a new interpreter: for what only a fresh
+    process shows (modules it imports, a closed pipe, environment variables like `env` adds).
+    """
+    argv = [str(a) for a in args]
+    if fresh or env is not None:
+        done = subprocess.run([sys.executable, "-m", "battlesight", *argv], capture_output=True,
+                              text=True, cwd=cwd, env={**os.environ, **(env or {})},
+                              timeout=timeout)
+        return CliResult(done.returncode, done.stdout, done.stderr)
+    from battlesight.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:
+            code = 0 if stop.code is None else stop.code if isinstance(stop.code, int) else 1
+    return CliResult(code, out.getvalue(), err.getvalue())
+
+
+def one_line_error(err: str) -> str:
+    """The one line of a refusal's standard error (checked to be one, with no traceback)."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
 def dedent(text: str) -> str:
     """Text without its common indentation (so tests can indent scene literals)."""
     return textwrap.dedent(text).lstrip("\n")
 
 
-def write_scene(tmp_path: Path, text: str, name: str = "scene.yaml") -> Path:
-    """Write a scene file (dedented) under tmp_path and return its path."""
+def write_scene(tmp_path: Path, scene: str | dict[str, Any], name: str = "scene.yaml") -> Path:
+    """Write a scene file under tmp_path (YAML text dedented, or a scene dict dumped as YAML)
+    and return its path."""
     path = Path(tmp_path) / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dedent(text), encoding="utf-8")
+    text = dedent(scene) if isinstance(scene, str) else yaml.safe_dump(scene, sort_keys=False)
+    path.write_text(text, encoding="utf-8")
     return path
 
 

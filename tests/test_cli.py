@@ -10,15 +10,10 @@ import trimesh
 from battlesight.scenes import EXAMPLES_DIR
 
 from battlesight.cli.main import main
+from tests.helpers import run_cli
 
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "battlesight", *args], capture_output=True, text=True, cwd=ROOT
-    )
 
 
 BAD_SCENES = {
@@ -71,9 +66,9 @@ def test_bad_scene_is_one_line_exit_2_without_traceback(name, tmp_path):
     path.write_text(text)
     for command in (["validate", str(path)], ["los", str(path), "--from", "a"]):
         result = run_cli(*command)
-        assert result.returncode == 2, result.stderr
-        assert "Traceback" not in result.stderr
-        first = result.stderr.splitlines()[0]
+        assert result.code == 2, result.err
+        assert "Traceback" not in result.err
+        first = result.err.splitlines()[0]
         assert first.startswith(str(path)) and needle in first.lower()
 
 
@@ -84,8 +79,8 @@ def test_validate_reports_every_problem(tmp_path):
         "  - {id: t1, type: lava, at: [5, 5]}\nmodels:\n  - {id: a, player: 1, at: [30, 5]}\n"
     )
     result = run_cli("validate", str(path))
-    lines = [ln for ln in result.stderr.splitlines() if ln.startswith(str(path) + ":")]
-    assert result.returncode == 2
+    lines = [ln for ln in result.err.splitlines() if ln.startswith(str(path) + ":")]
+    assert result.code == 2
     assert len(lines) >= 3
     assert any(":3:" in ln and "ruleset" in ln for ln in lines)
 
@@ -98,8 +93,8 @@ def test_los_pair_json_and_unknown_model(capsys):
     # nob is wholly hidden: the first pass of the sight sample settles it (visibility.py)
     assert not report["visible"] and report["rays"] > report["samples"] > 50
     result = run_cli("los", scene, "--from", "sgt", "--to", "nobody")
-    assert result.returncode == 2 and "nobody" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert result.code == 2 and "nobody" in result.err
+    assert "Traceback" not in result.err
 
 
 def test_los_does_not_import_panda3d():
@@ -136,7 +131,7 @@ def test_export_writes_one_node_per_owner(tmp_path):
 
 def test_export_refuses_other_formats(tmp_path):
     result = run_cli("export", str(EXAMPLES_DIR / "demo.yaml"), str(tmp_path / "x.obj"))
-    assert result.returncode == 2 and not (tmp_path / "x.obj").exists()
+    assert result.code == 2 and not (tmp_path / "x.obj").exists()
 
 
 def test_bench_prints_its_figures(capsys):

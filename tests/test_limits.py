@@ -17,8 +17,7 @@ from battlesight.scenes.errors import SceneError
 from battlesight.scenes.generate import generate_table
 from battlesight.scenes.yamlread import PyLineLoader, parse_yaml
 
-from battlesight.cli.main import main
-from tests.helpers import DEMO, MINIMAL, ROOT, write_scene
+from tests.helpers import DEMO, MINIMAL, ROOT, run_cli, write_scene
 from tests.helpers import EXAMPLES as EXAMPLES_DIR
 
 GiB = 1024 ** 3
@@ -44,16 +43,6 @@ def measured(*args: str, timeout: float = 60) -> dict:
                           "battlesight", *args], capture_output=True, text=True,
                          timeout=timeout + 30)
     return json.loads(out.stdout)
-
-
-def cli(*args: str, capsys) -> tuple[int, str, str]:
-    """main(args) in this process: (exit code, stdout, stderr); argparse's exits included."""
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one_line(err: str) -> str:
@@ -96,19 +85,18 @@ def hostile(tmp_path: Path) -> dict[str, Path]:
     return paths
 
 
-def test_alias_bomb_refused_in_under_a_second_as_scene(hostile, capsys):
+def test_alias_bomb_refused_in_under_a_second_as_scene(hostile):
     for command in (["validate"], ["los", "--from", "sgt"]):
         start = time.perf_counter()
-        code, _, err = cli(command[0], str(hostile["bomb"]), *command[1:], capsys=capsys)
+        code, _, err = run_cli(command[0], str(hostile["bomb"]), *command[1:])
         seconds = time.perf_counter() - start
         assert code == 2 and seconds < 1.0, (command, seconds, err)
         assert "an alias counts as a copy" in one_line(err)
 
 
-def test_alias_bomb_refused_in_under_a_second_as_actions_file(hostile, capsys):
+def test_alias_bomb_refused_in_under_a_second_as_actions_file(hostile):
     start = time.perf_counter()
-    code, out, err = cli("play", str(DEMO), "--actions", str(hostile["bomb_actions"]),
-                         capsys=capsys)
+    code, out, err = run_cli("play", str(DEMO), "--actions", str(hostile["bomb_actions"]))
     assert code == 2 and time.perf_counter() - start < 1.0
     assert "an alias counts as a copy" in one_line(err) and out == ""
 
@@ -233,16 +221,16 @@ def test_a_400_deep_mapping_is_refused_at_load_and_at_save(tmp_path):
     (["play", str(DEMO), "--actions", "a.yaml", "--seed", "-5"], "--seed"),
     (["bench", "--rays", "0"], "--rays"),
 ])
-def test_bad_number_arguments_are_one_line(args, words, capsys):
-    code, out, err = cli(*args, capsys=capsys)
+def test_bad_number_arguments_are_one_line(args, words):
+    code, out, err = run_cli(*args)
     assert code == 2 and out == ""
     assert words in one_line(err)
 
 
-def test_a_grid_too_fine_for_a_huge_table_is_refused(tmp_path, capsys):
+def test_a_grid_too_fine_for_a_huge_table_is_refused(tmp_path):
     path = write_scene(tmp_path, MINIMAL.replace("table: [48, 48]", "table: [1000, 1000]"))
     start = time.perf_counter()
-    code, _, err = cli("analyze", str(path), "--grid", "0.1", capsys=capsys)
+    code, _, err = run_cli("analyze", str(path), "--grid", "0.1")
     assert code == 2 and "cells" in one_line(err) and time.perf_counter() - start < 5
 
 
@@ -282,9 +270,9 @@ def test_pure_python_loader_keeps_the_limits(text, words):
     assert words in problems[0].message and time.perf_counter() - start < 1.0
 
 
-def test_a_command_shows_at_most_50_problems(tmp_path, capsys):
+def test_a_command_shows_at_most_50_problems(tmp_path):
     path = write_scene(tmp_path, MINIMAL + "extra: [" + ", ".join([".nan"] * 120) + "]\n")
-    code, _, err = cli("los", str(path), "--from", "sgt", capsys=capsys)
+    code, _, err = run_cli("los", str(path), "--from", "sgt")
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 51 and "70 more problems" in lines[-1]
     assert all("extra[" in line and "not a finite number" in line for line in lines[:50])
@@ -302,12 +290,12 @@ def test_forests_with_too_many_points_are_refused_quickly(tmp_path, points, seco
     assert all(len(str(p)) <= limits.MAX_MESSAGE for p in problems)
 
 
-def test_a_smaller_alias_bomb_in_actions_prints_short_lines(tmp_path, capsys):
+def test_a_smaller_alias_bomb_in_actions_prints_short_lines(tmp_path):
     small = write_scene(tmp_path, bomb_text(3) + "actions:\n  - {do: move, unit: tac-1, by: *a3}\n"
                         "  - {do: move, unit: *a3}\n", "small.yaml")
-    code, out, err = cli("play", str(DEMO), "--actions", str(small), capsys=capsys)
+    code, out, err = run_cli("play", str(DEMO), "--actions", str(small))
     assert code == 0 and err == "" and out.count("REFUSED") == 2
     assert all(len(line) <= 300 for line in out.splitlines())
     big = write_scene(tmp_path, bomb_text(6) + "actions:\n  - {do: move, unit: *a6}\n", "big.yaml")
-    code, out, err = cli("play", str(DEMO), "--actions", str(big), capsys=capsys)
+    code, out, err = run_cli("play", str(DEMO), "--actions", str(big))
     assert code == 2 and "an alias counts as a copy" in one_line(err)

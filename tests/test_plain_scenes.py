@@ -15,8 +15,7 @@ from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.standard import STANDARD_LABEL
 from battlesight.scenes.systems import SYSTEMS
 
-from battlesight.cli.main import main
-from tests.helpers import write_scene
+from tests.helpers import run_cli, write_scene
 
 PLAIN = """\
 format: 1
@@ -47,15 +46,6 @@ ACTIONS = {
 WEAPON = {"wh40k6": "boltgun", "wmh2": "rifle", "whfb6": "bow", "aos2": "bow"}
 
 
-def run(capsys, *argv: str) -> str:
-    """Run the CLI in this process: exit 0, no traceback; its standard output."""
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    assert "Traceback" not in out + err
-    return out
-
-
 @pytest.fixture(params=SYSTEMS)
 def plain(request, tmp_path):
     return request.param, write_scene(tmp_path, PLAIN.format(ruleset=request.param))
@@ -68,22 +58,22 @@ def test_standard_profile_is_declared_by_each_ruleset():
         assert model.rule.startswith(rid)
 
 
-def test_validate_and_los(capsys, plain):
+def test_validate_and_los(plain):
     rid, path = plain
-    run(capsys, "validate", path)
-    data = json.loads(run(capsys, "los", path, "--from", "a", "--json"))
+    run_cli("validate", path).ok()
+    data = json.loads(run_cli("los", path, "--from", "a", "--json").ok().out)
     text = json.dumps(data)
     assert '"b"' in text and '"c"' in text
     assert all(r["profiles"] == {"observer": "standard model (none given)",
                                  "target": "standard model (none given)"} for r in data)
-    shown = run(capsys, "los", path, "--from", "a", "--to", "c")
+    shown = run_cli("los", path, "--from", "a", "--to", "c").ok().out
     assert "a, c: no profile or stats given, judged as the system's standard model" in shown
 
 
-def test_shoot(capsys, plain):
+def test_shoot(plain):
     rid, path = plain
-    report = json.loads(run(capsys, "shoot", path, "--unit", "ua", "--target", "ub",
-                            "--json"))
+    report = json.loads(run_cli("shoot", path, "--unit", "ua", "--target", "ub",
+                                "--json").ok().out)
     assert report["eligible"], report["reason"]
     assert [f["weapon"] for f in report["firers"]] == [WEAPON[rid]]
     assert all(line["profile"] == STANDARD_LABEL
@@ -93,31 +83,31 @@ def test_shoot(capsys, plain):
     exact = {k: Fraction(v) for k, v in c["exact"].items()}
     assert exact["p_unsaved"] == exact["p_hit"] * exact["p_wound"] * exact["p_save_fail"]
     assert report["expected_unsaved"] > 0
-    text = run(capsys, "shoot", path, "--unit", "ua", "--target", "ub")
+    text = run_cli("shoot", path, "--unit", "ua", "--target", "ub").ok().out
     assert "may shoot" in text and STANDARD_LABEL in text and "modifiers" in text
 
 
-def test_render_export_analyze(capsys, plain, tmp_path):
+def test_render_export_analyze(plain, tmp_path):
     rid, path = plain
     png, glb = tmp_path / "los.png", tmp_path / "plain.glb"
-    run(capsys, "render", path, "--los", "a", "--out", png, "--size", "160x120")
+    run_cli("render", path, "--los", "a", "--out", png, "--size", "160x120").ok()
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    run(capsys, "export", path, glb)
+    run_cli("export", path, glb).ok()
     assert glb.read_bytes()[:4] == b"glTF"
-    data = json.loads(run(capsys, "analyze", path, "--grid", "4", "--json"))
+    data = json.loads(run_cli("analyze", path, "--grid", "4", "--json").ok().out)
     analysis = data[0] if isinstance(data, list) else data
     assert analysis["ruleset"] == rid
     assert analysis["standard_model"]["profile"] == get_ruleset(rid).standard_profile.profile
     assert 0 < analysis["cells"]["standable"] <= analysis["cells"]["total"]
 
 
-def test_play(capsys, plain, tmp_path):
+def test_play(plain, tmp_path):
     rid, path = plain
     actions = tmp_path / "actions.yaml"
     actions.write_text("".join(f"- {a}\n" for a in ACTIONS[rid]), encoding="utf-8")
     out = tmp_path / "after.yaml"
-    data = json.loads(run(capsys, "play", path, "--actions", actions, "--seed", "2",
-                          "--out", out, "--json"))
+    data = json.loads(run_cli("play", path, "--actions", actions, "--seed", "2",
+                              "--out", out, "--json").ok().out)
     assert data["refused"] == 0, data["results"]
     assert len(data["results"]) == len(ACTIONS[rid])
-    run(capsys, "validate", out)
+    run_cli("validate", out).ok()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,26 +9,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.helpers import run_cli
+
 pytest.importorskip("panda3d")
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "scenes" / "examples" / "demo.yaml"
-ENV = dict(os.environ, BATTLESIGHT_RENDERER="tiny")
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "battlesight", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=ENV, timeout=300)
+TINY = {"BATTLESIGHT_RENDERER": "tiny"}
 
 
 def test_render_writes_a_png_of_the_size_asked(tmp_path):
     from PIL import Image
 
     out = tmp_path / "top.png"
-    result = cli("render", str(DEMO), "--out", str(out), "--view", "top", "--size", "400x250",
-                 "--los", "sgt", "--labels")
-    assert result.returncode == 0, result.stderr
-    assert "wrote" in result.stdout and "tiny" in result.stdout
+    result = run_cli("render", str(DEMO), "--out", str(out), "--view", "top", "--size", "400x250",
+                     "--los", "sgt", "--labels", env=TINY)
+    assert result.code == 0, result.err
+    assert "wrote" in result.out and "tiny" in result.out
     with Image.open(out) as im:
         assert im.size == (400, 250)
         assert np.asarray(im.convert("RGB")).reshape(-1, 3).std(axis=0).max() > 20
@@ -39,21 +35,22 @@ def test_render_eye_view_heatmap_ruler_and_turntable(tmp_path):
     from PIL import Image
 
     eye = tmp_path / "eye.png"
-    assert cli("render", str(DEMO), "--out", str(eye), "--view", "eye:sgt:nob",
-               "--size", "200x120").returncode == 0
+    assert run_cli("render", str(DEMO), "--out", str(eye), "--view", "eye:sgt:nob",
+                   "--size", "200x120", env=TINY).code == 0
     heat = tmp_path / "heat.png"
-    result = cli("render", str(DEMO), "--out", str(heat), "--view", "top", "--heatmap",
-                 "--grid", "2", "--ruler", "sgt", "nob", "--size", "200x120")
-    assert result.returncode == 0, result.stderr
+    result = run_cli("render", str(DEMO), "--out", str(heat), "--view", "top", "--heatmap",
+                     "--grid", "2", "--ruler", "sgt", "nob", "--size", "200x120", env=TINY)
+    assert result.code == 0, result.err
     gif = tmp_path / "spin.gif"
-    result = cli("render", str(DEMO), "--out", str(gif), "--turntable", "3", "--size", "96x64")
-    assert result.returncode == 0, result.stderr
+    result = run_cli("render", str(DEMO), "--out", str(gif), "--turntable", "3", "--size",
+                     "96x64", env=TINY)
+    assert result.code == 0, result.err
     with Image.open(gif) as im:
         assert im.n_frames == 3
     field = tmp_path / "field.npy"
     np.save(field, np.random.default_rng(1).random((24, 36)))
-    assert cli("render", str(DEMO), "--out", str(tmp_path / "f.png"), "--heatmap-field",
-               str(field), "--size", "96x64").returncode == 0
+    assert run_cli("render", str(DEMO), "--out", str(tmp_path / "f.png"), "--heatmap-field",
+                   str(field), "--size", "96x64", env=TINY).code == 0
 
 
 @pytest.mark.parametrize("args, words", [
@@ -71,10 +68,10 @@ def test_render_refuses_bad_arguments_in_one_line(tmp_path, args, words):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     if "--out" not in args:
         args += ["--out", str(tmp_path / "x.png")]
-    result = cli("render", str(DEMO), *args)
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert words in result.stderr and "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+    result = run_cli("render", str(DEMO), *args, env=TINY)
+    assert result.code == 2, result.out + result.err
+    assert words in result.err and "Traceback" not in result.err
+    assert len(result.err.strip().splitlines()) == 1
     assert not (tmp_path / "x.png").exists()
 
 
@@ -91,9 +88,9 @@ def test_turntable_as_mp4_is_a_real_video(tmp_path):
     import numpy as np
 
     video = tmp_path / "spin.mp4"
-    result = cli("render", str(DEMO), "--out", str(video), "--turntable", "4", "--size",
-                 "97x64")
-    assert result.returncode == 0, result.stderr
+    result = run_cli("render", str(DEMO), "--out", str(video), "--turntable", "4", "--size",
+                     "97x64", env=TINY)
+    assert result.code == 0, result.err
     assert [p.name for p in tmp_path.iterdir()] == ["spin.mp4"]
     reader = imageio_ffmpeg.read_frames(str(video))
     meta = reader.__next__()
@@ -110,17 +107,18 @@ def test_an_eye_view_draws_its_models_verdicts(tmp_path):
     import json
 
     out = tmp_path / "eye.png"
-    drawn = cli("render", str(DEMO), "--out", str(out), "--view", "eye:sgt:boy-3",
-                "--size", "160x90", "--json")
-    assert drawn.returncode == 0, drawn.stderr
-    lines = {d["target"]: d for d in json.loads(drawn.stdout)["lines"]}
-    los = cli("los", str(DEMO), "--from", "sgt", "--json")
-    verdicts = {r["target"]: r["verdict"] for r in json.loads(los.stdout)}
+    drawn = run_cli("render", str(DEMO), "--out", str(out), "--view", "eye:sgt:boy-3",
+                    "--size", "160x90", "--json", env=TINY)
+    assert drawn.code == 0, drawn.err
+    lines = {d["target"]: d for d in json.loads(drawn.out)["lines"]}
+    los = run_cli("los", str(DEMO), "--from", "sgt", "--json", env=TINY)
+    verdicts = {r["target"]: r["verdict"] for r in json.loads(los.out)}
     assert lines and set(lines) <= set(verdicts)
     for target, line in lines.items():
         assert line["observer"] == "sgt"
         assert (line["status"], line["label"]) == (verdicts[target]["status"],
                                                    verdicts[target]["label"])
-    itself = cli("render", str(DEMO), "--out", str(tmp_path / "x.png"), "--view", "eye:sgt:sgt")
-    assert itself.returncode == 2 and "Traceback" not in itself.stderr
+    itself = run_cli("render", str(DEMO), "--out", str(tmp_path / "x.png"), "--view",
+                     "eye:sgt:sgt", env=TINY)
+    assert itself.code == 2 and "Traceback" not in itself.err
     assert not (tmp_path / "x.png").exists()

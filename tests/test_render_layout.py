@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from battlesight.viewer import palette, samples  # noqa: E402
+from battlesight.viewer import palette  # noqa: E402
 from battlesight.viewer.cameras import fit_orbit, frame_points  # noqa: E402
 from battlesight.viewer.render import (  # noqa: E402
     OffscreenRenderer,
@@ -21,6 +21,7 @@ from battlesight.viewer.render import (  # noqa: E402
 )
 
 from battlesight.cli.main import main  # noqa: E402
+from tests import worlds  # noqa: E402
 from tests.helpers import ROOT  # noqa: E402
 from tests.schema_helpers import assert_valid  # noqa: E402
 
@@ -118,7 +119,7 @@ def test_every_turntable_frame_has_background_all_round_its_edge():
 
 def test_fit_orbit_centres_the_projected_box():
     """The fitted camera sees every framed point inside the margin and centres them."""
-    world = samples.skirmish_world()
+    world = worlds.skirmish_world()
     points = frame_points(world)
     with OffscreenRenderer(world, None, 320, 180, "tiny") as renderer:
         for heading in (0.0, 70.0, 200.0):
@@ -140,9 +141,9 @@ def test_top_view_is_orthographic():
     """A tall box near a corner does not lean in the top view: its top and its foot project
     to the same pixels, and the pixels the box changes (against the same table without it)
     are its footprint's, not a leaning side's."""
-    bare = samples.one_model_world(at=(60.0, 40.0))
-    world = samples.one_model_world(at=(60.0, 40.0))
-    world.add_terrain("tower", "box", samples.box_terrain((4.0, 4.0, 0.0), (8.0, 8.0, 12.0)))
+    bare = worlds.one_model_world(at=(60.0, 40.0))
+    world = worlds.one_model_world(at=(60.0, 40.0))
+    world.add_terrain("tower", "box", worlds.box_terrain((4.0, 4.0, 0.0), (8.0, 8.0, 12.0)))
     without, _ = top_view(bare)
     image, stage = top_view(world)
     assert stage.pose.ortho is not None
@@ -262,9 +263,9 @@ def test_window_zoom_and_pan_keep_the_top_view_orthographic():
     as it zooms in); turning away from straight down is a perspective view."""
     from battlesight.viewer.interact import Controller
 
-    world = samples.skirmish_world()
+    world = worlds.skirmish_world()
     with OffscreenRenderer(world, None, 480, 270, "tiny") as renderer:
-        controller = Controller(renderer.view, loader=lambda: (samples.skirmish_world(), None))
+        controller = Controller(renderer.view, loader=lambda: (worlds.skirmish_world(), None))
         renderer.view.set_view("top")
         film = renderer.view.stage.pose.ortho
         controller.zoom(2)

@@ -117,9 +117,9 @@ def test_a_textured_glb_keeps_its_texture_colours_in_the_render(tmp_path):
 
 @needs_gl
 def test_army_colours_are_the_ones_chosen():
-    from battlesight.viewer import samples
+    from tests import worlds
 
-    world = samples.one_model_world(at=(12.0, 12.0), table=(24.0, 24.0))
+    world = worlds.one_model_world(at=(12.0, 12.0), table=(24.0, 24.0))
     look = lighting.Look(mat="plain", grid=False, armies={1: (0.1, 0.8, 0.2, 1.0)})
     model = world.models["solo"]
     image, px = render_top(None, world, [model.mesh.bounds.mean(axis=0)], look)
@@ -128,18 +128,21 @@ def test_army_colours_are_the_ones_chosen():
 
 
 def test_the_software_renderer_keeps_the_flat_look():
-    from battlesight.viewer import samples
     from battlesight.viewer.render import OffscreenRenderer
 
-    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "tiny") as renderer:
+    from tests import worlds
+
+    with OffscreenRenderer(worlds.one_model_world(), None, 64, 48, "tiny") as renderer:
         assert not renderer.view.look.shaded
         assert renderer.view.stage.key_light is None
 
 
 def test_occlusion_darkens_the_foot_of_a_wall_not_the_open_table():
-    from battlesight.viewer import ambient, samples
+    from battlesight.viewer import ambient
 
-    world = samples.wall_ahead_world(gap=2.0, wall_height=4.0)
+    from tests import worlds
+
+    world = worlds.wall_ahead_world(gap=2.0, wall_height=4.0)
     wall = world.terrain["wall"].geometry.solid
     y = float(wall.bounds[0][1]) - 0.1  # just in front of the wall
     points = np.array([[36.0, y, 0.0], [36.0, 5.0, 0.0]])
@@ -277,10 +280,11 @@ def test_render_command_takes_the_mat_and_the_flat_look(tmp_path):
 def test_the_key_light_is_the_one_shaded_after_a_software_render():
     """The stage's fixed-function lights never stand in for the key light (they did, by
     node address, after a software renderer had drawn in the same process)."""
-    from battlesight.viewer import samples
     from battlesight.viewer.render import OffscreenRenderer
 
-    with OffscreenRenderer(samples.skirmish_world(), None, 96, 54, "tiny") as renderer:
+    from tests import worlds
+
+    with OffscreenRenderer(worlds.skirmish_world(), None, 96, 54, "tiny") as renderer:
         renderer.render()
     forward = lighting.sun_basis()[0]
     away = forward[:2] / np.linalg.norm(forward[:2])
@@ -292,13 +296,14 @@ def test_the_key_light_is_the_one_shaded_after_a_software_render():
 
 @needs_gl
 def test_a_driver_that_refuses_the_program_gets_the_flat_look(monkeypatch):
-    from battlesight.viewer import samples
     from battlesight.viewer.render import OffscreenRenderer
+
+    from tests import worlds
 
     broken = lighting.FRAGMENT.replace("void main() {", "void main() { not glsl;", 1)
     monkeypatch.setattr(lighting, "FRAGMENT", broken)
     monkeypatch.setattr(lighting, "_programs", {})
-    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "headlessgl") as renderer:
+    with OffscreenRenderer(worlds.one_model_world(), None, 64, 48, "headlessgl") as renderer:
         assert renderer.view.look.shaded
         image = renderer.render()
         assert not renderer.view.look.shaded  # fell back, and still drew the table
@@ -325,8 +330,9 @@ def test_the_mat_option_offers_every_generated_mat():
 def test_lit_pictures_are_anti_aliased():
     """Multisampling smooths a slanted edge: the pictures with and without it differ along
     the slab's outline only, and the lit buffer has the samples (the flat one none)."""
-    from battlesight.viewer import samples
     from battlesight.viewer.render import OffscreenRenderer
+
+    from tests import worlds
 
     slab = {"id": "slab", "type": "box", "at": [12, 12], "size": [8, 1, 0.5], "rotation": 20}
     scene, world = build(box_scene(False, terrain=[slab]))
@@ -335,9 +341,9 @@ def test_lit_pictures_are_anti_aliased():
     jagged, _ = render_top(scene, world, [[12.0, 12.0, 0.0]], size=(300, 300), multisamples=0)
     changed = (np.abs(smooth.astype(int) - jagged).max(axis=2) > 8).sum()
     assert 20 < changed < 0.02 * 300 * 300, changed
-    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "headlessgl") as lit:
+    with OffscreenRenderer(worlds.one_model_world(), None, 64, 48, "headlessgl") as lit:
         assert lit.target.buffer.get_fb_properties().get_multisamples() >= 2
-    with OffscreenRenderer(samples.one_model_world(), None, 64, 48, "headlessgl",
+    with OffscreenRenderer(worlds.one_model_world(), None, 64, 48, "headlessgl",
                            lighting.FLAT) as flat:
         assert flat.target.buffer.get_fb_properties().get_multisamples() == 0
 

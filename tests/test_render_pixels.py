@@ -12,7 +12,7 @@ pytest.importorskip("panda3d")
 
 from battlesight.geometry.types import MM_PER_INCH  # noqa: E402
 from battlesight.geometry.world import World  # noqa: E402
-from battlesight.viewer import palette, platform, samples  # noqa: E402
+from battlesight.viewer import palette, platform  # noqa: E402
 from battlesight.viewer.render import (  # noqa: E402
     OffscreenRenderer,
     RenderSettings,
@@ -21,6 +21,8 @@ from battlesight.viewer.render import (  # noqa: E402
     render_turntable,
     save_frames,
 )
+
+from tests import worlds  # noqa: E402
 
 BACKENDS = ["tiny"] + (["headlessgl"] if "headlessgl" in platform.available_backends() else [])
 
@@ -41,7 +43,7 @@ def colour_mask(image: np.ndarray, colour, tol: int = 6) -> np.ndarray:
 
 
 def test_image_has_the_size_asked_and_is_not_blank(backend):
-    world = samples.skirmish_world()
+    world = worlds.skirmish_world()
     image = render_scene(world, None, RenderSettings(width=320, height=200, view="iso",
                                                      backend=backend))
     assert image.shape == (200, 320, 3) and image.dtype == np.uint8
@@ -54,7 +56,7 @@ def test_image_has_the_size_asked_and_is_not_blank(backend):
 
 
 def test_top_view_shows_red_at_the_models_projected_position(backend):
-    world = samples.one_model_world(at=(20.0, 30.0))
+    world = worlds.one_model_world(at=(20.0, 30.0))
     with OffscreenRenderer(world, None, 640, 400, backend) as renderer:
         apply_settings(renderer.view, RenderSettings(view="top"))
         image = renderer.render()
@@ -70,7 +72,7 @@ def test_top_view_shows_red_at_the_models_projected_position(backend):
 
 
 def test_eye_view_at_a_wall_two_inches_away_is_mostly_wall(backend):
-    world = samples.wall_ahead_world(gap=2.0, wall_height=6.0)
+    world = worlds.wall_ahead_world(gap=2.0, wall_height=6.0)
     image = render_scene(world, None, RenderSettings(width=400, height=300, view="eye:looker",
                                                      legend=False, backend=backend))
     r, g, b = (image[..., i].astype(int) for i in range(3))
@@ -141,7 +143,7 @@ def test_legend_names_the_colours():
 
 
 def test_heatmap_field_is_drawn_on_the_table(backend):
-    world = samples.one_model_world()
+    world = worlds.one_model_world()
     field = np.tile(np.linspace(0.0, 1.0, 72), (48, 1))  # blue at x = 0 to red at x = 72
     with OffscreenRenderer(world, None, 640, 400, backend) as renderer:
         apply_settings(renderer.view, RenderSettings(view="top", heatmap=field))
@@ -168,7 +170,7 @@ def test_exposure_field_sees_less_behind_a_block():
 def test_turntable_writes_a_gif_with_n_frames(tmp_path):
     from PIL import Image
 
-    frames = render_turntable(samples.skirmish_world(), None,
+    frames = render_turntable(worlds.skirmish_world(), None,
                               RenderSettings(width=160, height=90, backend="tiny"), frames=4)
     assert len(frames) == 4 and not np.array_equal(frames[0], frames[1])
     (gif,) = save_frames(frames, tmp_path / "spin.gif")
@@ -179,7 +181,7 @@ def test_turntable_writes_a_gif_with_n_frames(tmp_path):
 
 
 def test_full_hd_overview_renders_fast_in_software():
-    world = samples.skirmish_world()
+    world = worlds.skirmish_world()
     settings = RenderSettings(width=1920, height=1080, view="top", los="red-boss", backend="tiny")
     render_scene(world, None, settings)  # warm-up: pipe and fonts
     start = time.perf_counter()
@@ -190,7 +192,7 @@ def test_full_hd_overview_renders_fast_in_software():
 
 
 def test_unknown_model_and_view_are_refused():
-    world = samples.one_model_world()
+    world = worlds.one_model_world()
     with pytest.raises(KeyError):
         render_scene(world, None, RenderSettings(width=64, height=64, view="eye:nobody",
                                                  backend="tiny"))
@@ -202,7 +204,7 @@ def test_unknown_model_and_view_are_refused():
 def test_base_ring_matches_the_base():
     from battlesight.viewer.scenegraph import base_radii
 
-    world = samples.one_model_world()
+    world = worlds.one_model_world()
     rx, ry = base_radii(world.models["solo"])
     assert rx == pytest.approx(32 / MM_PER_INCH / 2, rel=0.02) and ry == pytest.approx(rx)
 
@@ -220,6 +222,6 @@ def test_backend_choice_and_demo_pictures(tmp_path, monkeypatch):
     with pytest.raises(ValueError):
         platform.candidates()
     monkeypatch.setenv(platform.ENV_VAR, "tiny")
-    paths = render_demo_pictures(samples.skirmish_world(), None, tmp_path, size=(320, 180))
+    paths = render_demo_pictures(worlds.skirmish_world(), None, tmp_path, size=(320, 180))
     assert [p.name for p in paths] == ["scene_overview.png", "scene_los_red-1.png"]
     assert all(p.stat().st_size > 1000 for p in paths)

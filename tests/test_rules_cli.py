@@ -11,18 +11,14 @@ import pytest
 from battlesight.scenes import EXAMPLES_DIR, load_scene
 
 from battlesight.cli.main import main
+from tests.helpers import run_cli
 
 SCENE = str(EXAMPLES_DIR / "wh40k6_city_ruins.yaml")
 ACTIONS = str(Path(__file__).parent / "data" / "wh40k6_city_ruins_actions.yaml")
 
 
-def run_json(capsys, argv):
-    assert main(argv) == 0
-    return json.loads(capsys.readouterr().out)
-
-
 def test_phases(capsys):
-    data = run_json(capsys, ["phases", "wh40k6", "--json"])
+    data = run_cli("phases", "wh40k6", "--json").ok().json()
     assert [p["phase"] for p in data["phases"]] == ["movement", "shooting", "assault"]
     assert data["phases"][2]["steps"][0]["actions"] == ["charge"]
     assert main(["phases", "wh40k6"]) == 0
@@ -31,9 +27,9 @@ def test_phases(capsys):
     assert "no ruleset" in capsys.readouterr().err
 
 
-def test_shoot_json(capsys):
-    data = run_json(capsys, ["shoot", SCENE, "--unit", "dev-1", "--target", "boyz-1", "--json",
-                             "--samples", "200"])
+def test_shoot_json():
+    data = run_cli("shoot", SCENE, "--unit", "dev-1", "--target", "boyz-1", "--json",
+                   "--samples", "200").ok().json()
     assert data["eligible"] is True and data["reason"] == ""
     firer = data["firers"][0]
     assert {"model", "can_fire", "sees", "in_range"} <= set(firer)
@@ -49,8 +45,8 @@ def test_shoot_json(capsys):
 
 
 def test_shoot_not_eligible_and_bad_ids(capsys):
-    data = run_json(capsys, ["shoot", SCENE, "--unit", "tac-1", "--target", "lootas-1",
-                             "--json", "--samples", "100"])
+    data = run_cli("shoot", SCENE, "--unit", "tac-1", "--target", "lootas-1",
+                   "--json", "--samples", "100").ok().json()
     assert data["eligible"] is False and data["reason"]
     assert main(["shoot", SCENE, "--unit", "nobody", "--target", "boyz-1"]) == 2
     assert "no unit 'nobody'" in capsys.readouterr().err
@@ -83,7 +79,7 @@ def test_play_refuses_illegal_actions_without_failing(tmp_path, capsys):
                       "- {do: move, unit: boyz-1, by: [0, -1]}\n"
                       "- {do: move, unit: tac-1, by: [0, 9]}\n"
                       "- {do: fly, unit: tac-1}\n")
-    data = run_json(capsys, ["play", SCENE, "--actions", str(script), "--json"])
+    data = run_cli("play", SCENE, "--actions", str(script), "--json").ok().json()
     assert data["refused"] == 4
     reasons = [r["reason"] for r in data["results"]]
     assert "not allowed now" in reasons[0] and "player 2" in reasons[1]

@@ -23,20 +23,10 @@ from battlesight.scenes.output import (
 )
 
 from battlesight.cli.commands import play as play_command
-from battlesight.cli.main import main
-from tests.helpers import DEMO, EXAMPLES, ROOT
+from tests.helpers import DEMO, EXAMPLES, ROOT, run_cli
 
 CITY = EXAMPLES / "wh40k6_city_ruins.yaml"
 CITY_ACTIONS = ROOT / "tests" / "data" / "wh40k6_city_ruins_actions.yaml"
-
-
-def cli(*args: str, capsys) -> tuple[int, str, str]:
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -110,11 +100,10 @@ def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path,
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text() == "y"
 
 
-def test_export_and_heatmap_follow_the_umask(tmp_path, capsys, umask_027):
+def test_export_and_heatmap_follow_the_umask(tmp_path, umask_027):
     glb, png, npy = tmp_path / "w.glb", tmp_path / "h.png", tmp_path / "f.npy"
-    assert cli("export", DEMO, glb, capsys=capsys)[0] == 0
-    assert cli("analyze", CITY, "--grid", "4", "--heatmap", png, "--save-field", npy,
-               capsys=capsys)[0] == 0
+    assert run_cli("export", DEMO, glb)[0] == 0
+    assert run_cli("analyze", CITY, "--grid", "4", "--heatmap", png, "--save-field", npy)[0] == 0
     for path in (glb, png, npy):
         assert stat.S_IMODE(path.stat().st_mode) == 0o640, path
     assert np.load(npy).ndim == 2
@@ -122,7 +111,7 @@ def test_export_and_heatmap_follow_the_umask(tmp_path, capsys, umask_027):
 
 
 @pytest.mark.parametrize("kind", ["link", "fifo", "device"])
-def test_commands_refuse_unsafe_targets(targets, kind, tmp_path, capsys):
+def test_commands_refuse_unsafe_targets(targets, kind, tmp_path):
     if kind not in targets:
         pytest.skip("making a device node needs root")
     target = targets[kind]
@@ -138,7 +127,7 @@ def test_commands_refuse_unsafe_targets(targets, kind, tmp_path, capsys):
         glb.symlink_to(tmp_path / "real.txt")
         runs.append(["export", DEMO, glb])
     for args in runs:
-        code, out, err = cli(*args, capsys=capsys)
+        code, out, err = run_cli(*args)
         assert code == 2, (args, out, err)
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert_untouched(targets)
@@ -153,7 +142,7 @@ def test_a_fifo_output_never_blocks(tmp_path):
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
-def test_json_failure_writes_nothing_and_prints_nothing(tmp_path, capsys, monkeypatch):
+def test_json_failure_writes_nothing_and_prints_nothing(tmp_path, monkeypatch):
     real = play_command.play
 
     def nan_results(*args, **kwargs):
@@ -163,18 +152,17 @@ def test_json_failure_writes_nothing_and_prints_nothing(tmp_path, capsys, monkey
 
     monkeypatch.setattr(play_command, "play", nan_results)
     out, log = tmp_path / "after.yaml", tmp_path / "log.json"
-    code, stdout, err = cli("play", CITY, "--actions", CITY_ACTIONS, "--out", out, "--log", log,
-                            "--json", capsys=capsys)
+    code, stdout, err = run_cli("play", CITY, "--actions", CITY_ACTIONS, "--out", out, "--log", log,
+                                "--json")
     assert code == 2 and stdout == "" and "nothing written" in err
     assert not out.exists() and not log.exists() and not leftovers(tmp_path)
 
 
-def test_dates_in_actions_make_strict_json_logs(tmp_path, capsys):
+def test_dates_in_actions_make_strict_json_logs(tmp_path):
     actions = tmp_path / "acts.yaml"
     actions.write_text("seed: 3\nactions:\n  - {do: next, when: 2024-05-01, 2024-05-02: x}\n")
     log = tmp_path / "log.json"
-    code, stdout, err = cli("play", CITY, "--actions", actions, "--log", log, "--json",
-                            capsys=capsys)
+    code, stdout, err = run_cli("play", CITY, "--actions", actions, "--log", log, "--json")
     assert code == 0, err
 
     def no_constants(name):

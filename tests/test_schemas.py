@@ -7,14 +7,11 @@ bundled example (and a plain scene of every system) validates against shoot.sche
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import yaml
 from battlesight.scenes.systems import SYSTEMS
 
-from battlesight.cli.main import main
-from tests.helpers import EXAMPLE_FILES, ROOT, write_scene
+from tests.helpers import EXAMPLE_FILES, ROOT, run_cli, write_scene
 from tests.schema_helpers import assert_valid, errors, schema
 from tests.test_plain_scenes import PLAIN
 
@@ -26,11 +23,6 @@ SHOOT_PAIRS = {
     "whfb6_village.yaml": ("handgunners", "orc-boyz"),
     "aos2_ruins_obstacles.yaml": ("judicators", "bloodreavers"),
 }
-
-
-def run_json(capsys, *argv) -> dict:
-    assert main([str(a) for a in argv]) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 def test_schemas_are_valid_and_shipped():
@@ -82,40 +74,40 @@ def test_broken_scenes_do_not_validate(change):
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
-def test_shoot_json_validates(capsys, path):
+def test_shoot_json_validates(path):
     unit, target = SHOOT_PAIRS[path.name]
-    report = run_json(capsys, "shoot", path, "--unit", unit, "--target", target, "--json",
-                      "--samples", "100")
+    report = run_cli("shoot", path, "--unit", unit, "--target", target, "--json",
+                     "--samples", "100").ok().json()
     assert report["firers"] and report["targets"]
     assert_valid("shoot", report)
 
 
 @pytest.mark.parametrize("ruleset", SYSTEMS)
-def test_plain_scene_shoot_json_validates(capsys, tmp_path, ruleset):
+def test_plain_scene_shoot_json_validates(tmp_path, ruleset):
     scene = write_scene(tmp_path, PLAIN.format(ruleset=ruleset))
     for moved in ((), ("--moved",)):
-        report = run_json(capsys, "shoot", scene, "--unit", "ua", "--target", "ub", "--json",
-                          *moved)
+        report = run_cli("shoot", scene, "--unit", "ua", "--target", "ub", "--json",
+                         *moved).ok().json()
         assert_valid("shoot", report)
 
 
-def test_shoot_schema_rejects_the_old_keys(capsys):
+def test_shoot_schema_rejects_the_old_keys():
     unit, target = SHOOT_PAIRS["demo.yaml"]
-    report = run_json(capsys, "shoot", ROOT / "scenes" / "examples" / "demo.yaml", "--unit",
-                      unit, "--target", target, "--json", "--samples", "100")
+    report = run_cli("shoot", ROOT / "scenes" / "examples" / "demo.yaml", "--unit",
+                     unit, "--target", target, "--json", "--samples", "100").ok().json()
     for t in report["targets"]:
         del t["p_save_fail"]
     assert any("'p_save_fail' is a required property" in e for e in errors("shoot", report))
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
-def test_analyze_json_validates(capsys, path):
-    report = run_json(capsys, "analyze", path, "--grid", "6", "--json")
+def test_analyze_json_validates(path):
+    report = run_cli("analyze", path, "--grid", "6", "--json").ok().json()
     assert report["ruleset"] == yaml.safe_load(path.read_text(encoding="utf-8"))["ruleset"]
     assert_valid("analyze", report)
 
 
-def test_analyze_batch_json_validates(capsys):
-    batch = run_json(capsys, "analyze", *EXAMPLE_FILES[:2], "--grid", "8", "--json")
+def test_analyze_batch_json_validates():
+    batch = run_cli("analyze", *EXAMPLE_FILES[:2], "--grid", "8", "--json").ok().json()
     assert len(batch["layouts"]) == 2
     assert_valid("analyze", batch)

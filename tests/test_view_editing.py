@@ -15,13 +15,13 @@ pytest.importorskip("panda3d")
 from battlesight.scenes import load_scene  # noqa: E402
 from battlesight.scenes.build import build_world  # noqa: E402
 from battlesight.scenes.piece_edits import piece_centre
-from battlesight.viewer import samples  # noqa: E402
 from battlesight.viewer.edit_mode import EDIT_HELP, KINDS  # noqa: E402
 from battlesight.viewer.heatmap import EYES  # noqa: E402
 from battlesight.viewer.interact import Controller  # noqa: E402
 from battlesight.viewer.render import OffscreenRenderer, RenderSettings, apply_settings  # noqa: E402
 
 from battlesight.analysis import analyze_scene  # noqa: E402
+from tests import worlds  # noqa: E402
 from tests.helpers import write_scene  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -246,7 +246,7 @@ def test_render_heatmap_draws_the_same_field_as_the_view(app):
         assert np.array_equal(other.view.heatmap, controller.view.heatmap, equal_nan=True)
         assert other.view.heatmap_title == controller.view.heatmap_title
         assert other.view.heatmap_notes == controller.view.heatmap_notes
-    no_zones = OffscreenRenderer(samples.skirmish_world(), None, 160, 120, backend="tiny")
+    no_zones = OffscreenRenderer(worlds.skirmish_world(), None, 160, 120, backend="tiny")
     with no_zones:
         apply_settings(no_zones.view, RenderSettings(heatmap="exposure"))
         assert no_zones.view.heatmap.shape == (48, 72)
@@ -269,7 +269,7 @@ def test_threaded_analysis_reaches_the_figures_on_a_later_poll(app):
 
 
 def test_edit_mode_needs_a_scene():
-    world = samples.skirmish_world()
+    world = worlds.skirmish_world()
     with OffscreenRenderer(world, None, 160, 120, backend="tiny") as renderer:
         controller = Controller(renderer.view)
         assert controller.key("t") is False and "needs a scene file" in controller.message

@@ -12,10 +12,11 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from battlesight.viewer import samples  # noqa: E402
 from battlesight.viewer.interact import HELP, Controller  # noqa: E402
 from battlesight.viewer.render import OffscreenRenderer  # noqa: E402
 from battlesight.viewer.rulings import BARE_WORLD_RULE  # noqa: E402
+
+from tests import worlds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "scenes" / "examples" / "demo.yaml"
@@ -24,9 +25,9 @@ DEMO = ROOT / "scenes" / "examples" / "demo.yaml"
 @pytest.fixture
 def app():
     """A controller on an offscreen skirmish, software renderer, top view."""
-    world = samples.skirmish_world()
+    world = worlds.skirmish_world()
     renderer = OffscreenRenderer(world, None, 960, 540, backend="tiny")
-    controller = Controller(renderer.view, loader=lambda: (samples.skirmish_world(), None))
+    controller = Controller(renderer.view, loader=lambda: (worlds.skirmish_world(), None))
     renderer.view.set_view("top")
     yield controller, renderer
     renderer.close()

@@ -9,14 +9,15 @@ from fractions import Fraction
 import pytest
 from battlesight.rulesets.wmh2 import odds
 from battlesight.rulesets.wmh2.combat import AttackContext, plan_attack
-from battlesight.rulesets.wmh2.sandbox import Sandbox
+
+from tests.tables import Wmh2Table
 
 FACE_X, FACE_MINUS_X = 270.0, 90.0
 
 
 def duel(a_profile="trooper", b_profile="trooper", gap_x=1.5, b_facing=FACE_MINUS_X,
-         a_base=30, b_base=30, **b_extra) -> Sandbox:
-    return (Sandbox().model("A", (10, 10), a_base, profile=a_profile)
+         a_base=30, b_base=30, **b_extra) -> Wmh2Table:
+    return (Wmh2Table().model("A", (10, 10), a_base, profile=a_profile)
             .model("B", (10 + gap_x, 10), b_base, player=2, profile=b_profile,
                    facing=b_facing, **b_extra))
 
@@ -51,7 +52,7 @@ def test_back_strike_and_target_in_melee():
 def test_engaged_model_cannot_shoot_unless_gunfighter():
     plan = shot(duel().board())
     assert not plan.legal and "in melee" in plan.reason
-    sb = (Sandbox().model("A", (10, 10), keywords=["Gunfighter"])
+    sb = (Wmh2Table().model("A", (10, 10), keywords=["Gunfighter"])
           .model("B", (11.5, 10), player=2, facing=FACE_MINUS_X))
     assert shot(sb.board()).legal
 
@@ -83,7 +84,7 @@ def test_damage_odds_and_charge_attack_dice():
 
 
 def _game(**kw):
-    sb = (Sandbox().model("caster", (10, 10), profile="warcaster", facing=0)
+    sb = (Wmh2Table().model("caster", (10, 10), profile="warcaster", facing=0)
           .model("jack", (13, 10), 40, profile="warjack-light", controller="caster", facing=0)
           .model("B", (13, 10 + 0.7874 + 0.9843 + 0.2), 50, player=2, facing=180,
                  profile="warjack-heavy")
@@ -120,7 +121,7 @@ def test_aiming_when_the_model_did_not_move():
 
 
 def test_charge_first_attack_and_no_second_boost():
-    sb = (Sandbox().model("jack", (10, 10), 40, profile="warjack-light", facing=0,
+    sb = (Wmh2Table().model("jack", (10, 10), 40, profile="warjack-light", facing=0,
                           controller="caster")
           .model("caster", (6, 10), profile="warcaster", facing=0)
           .model("B", (10, 16), player=2, facing=180).model("C", (12, 16.2), player=2))
@@ -153,7 +154,7 @@ def test_upkeep_spell_expires_unless_paid():
 
 
 def test_shooting_report_sandbox():
-    sb = (Sandbox().unit("lg", 1, "long-gunner-infantry")
+    sb = (Wmh2Table().unit("lg", 1, "long-gunner-infantry")
           .model("lg-1", (10, 10), unit="lg", facing=0)
           .model("lg-2", (12, 10), unit="lg", facing=0)
           .model("t", (11, 20), player=2, facing=180))
@@ -170,7 +171,7 @@ def test_shooting_report_sandbox():
 
 
 def test_failed_charge_ends_the_activation():
-    sb = (Sandbox().model("jack", (10, 10), 40, profile="warjack-light", facing=0,
+    sb = (Wmh2Table().model("jack", (10, 10), 40, profile="warjack-light", facing=0,
                           controller="caster")
           .model("caster", (6, 10), profile="warcaster", facing=0)
           .model("B", (10, 24), player=2, facing=180))

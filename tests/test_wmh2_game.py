@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.wmh2.damage import apply_damage, crippled
-from battlesight.rulesets.wmh2.sandbox import Sandbox
+
+from tests.tables import Wmh2Table
 
 
 def to_activation(game) -> None:
@@ -18,8 +19,8 @@ def kinds(result) -> list[str]:
     return [e.kind for e in result.events]
 
 
-def battlegroup(**jack) -> Sandbox:
-    return (Sandbox().model("caster", (10, 10), profile="warcaster")
+def battlegroup(**jack) -> Wmh2Table:
+    return (Wmh2Table().model("caster", (10, 10), profile="warcaster")
             .model("jack", (13, 10), 40, profile="warjack-light", controller="caster", **jack)
             .model("far", (30, 10), 40, profile="warjack-light", controller="caster")
             .model("enemy", (13, 30), player=2, facing=0))
@@ -95,7 +96,7 @@ def test_each_model_activates_once_and_moves_before_acting():
 
 
 def test_rough_terrain_halves_movement():
-    sb = Sandbox().forest("wood", [(5, 12), (20, 12), (20, 30), (5, 30)]) \
+    sb = Wmh2Table().forest("wood", [(5, 12), (20, 12), (20, 30), (5, 30)]) \
         .model("A", (10, 10), facing=0).model("B", (40, 40), player=2)
     game = sb.game()
     to_activation(game)
@@ -104,8 +105,8 @@ def test_rough_terrain_halves_movement():
     assert game.apply({"do": "advance", "unit": "A", "to": [10, 14]}).ok  # 2 + 2 x 2 = 6
 
 
-def _squad(**extra) -> Sandbox:
-    sb = Sandbox().unit("wg", 1, "winter-guard-infantry")
+def _squad(**extra) -> Wmh2Table:
+    sb = Wmh2Table().unit("wg", 1, "winter-guard-infantry")
     for i in range(4):
         sb.model(f"wg-{i + 1}", (10 + 1.5 * i, 10), unit="wg", facing=0, leader=(i == 0),
                  **extra)
@@ -136,7 +137,7 @@ def test_out_of_formation_trooper_must_run_toward_its_commander():
 
 
 def test_free_strike_when_leaving_melee_range():
-    sb = (Sandbox().model("A", (10, 10), facing=0)
+    sb = (Wmh2Table().model("A", (10, 10), facing=0)
           .model("E", (10, 11.87), 50, player=2, facing=180, profile="warjack-heavy"))
     game = sb.game()
     to_activation(game)

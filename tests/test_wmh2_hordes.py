@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from battlesight.rulesets.wmh2.damage import apply_damage
 from battlesight.rulesets.wmh2.resolve import _damage
-from battlesight.rulesets.wmh2.sandbox import Sandbox
+
+from tests.tables import Wmh2Table
 
 
-def horde(beast_stats: dict | None = None, beast_at=(13, 10)) -> Sandbox:
-    return (Sandbox().model("lock", (10, 10), profile="warlock", facing=0)
+def horde(beast_stats: dict | None = None, beast_at=(13, 10)) -> Wmh2Table:
+    return (Wmh2Table().model("lock", (10, 10), profile="warlock", facing=0)
             .model("beast", beast_at, 50, profile="warbeast-heavy", controller="lock", facing=0,
                    **({"stats": beast_stats} if beast_stats else {}))
             .model("enemy", (13, 30), player=2, facing=180))

@@ -35,8 +35,9 @@ from battlesight.rulesets.wmh2.rules import (
     total_mod,
     within,
 )
-from battlesight.rulesets.wmh2.sandbox import Sandbox
 from battlesight.rulesets.wmh2.turn import command_check
+
+from tests.tables import Wmh2Table
 
 R_SMALL = base_radius(30)
 R_MEDIUM = base_radius(40)
@@ -49,7 +50,7 @@ R_LARGE = base_radius(50)
 @pytest.mark.parametrize("edge,auto", [(5.5, True), (5.0, False)])
 def test_t16_stealth_target(edge, auto):
     x = 10 + edge + 2 * R_SMALL
-    sb = Sandbox().model("A", (10, 10)).model("B", (x, 10), player=2, keywords=["Stealth"])
+    sb = Wmh2Table().model("A", (10, 10)).model("B", (x, 10), player=2, keywords=["Stealth"])
     board = sb.board()
     plan = plan_attack(board, "A", "B", board.profile("A").weapon("rifle"))
     assert plan.distance == pytest.approx(edge, abs=1e-6)
@@ -68,7 +69,7 @@ def test_t17_within_and_completely_within():
 
 
 def test_t17_tremor_area_excludes_the_source():
-    sb = (Sandbox().model("ironclad", (20, 20), 50, profile="warjack-heavy")
+    sb = (Wmh2Table().model("ironclad", (20, 20), 50, profile="warjack-heavy")
           .model("near", (20 + R_LARGE + 2.0 + R_SMALL, 20), player=2)
           .model("far", (20, 20 + R_LARGE + 2.1 + R_SMALL), player=2))
     assert within_of(sb.world(), "ironclad", 2.0) == ["near"]
@@ -100,7 +101,7 @@ def test_t19_stat_floors_and_order():
 
 
 def test_t19_skyhammer_roll_is_not_floored():
-    sb = (Sandbox().model("sky", (10, 10), 40, profile="solo",
+    sb = (Wmh2Table().model("sky", (10, 10), 40, profile="solo",
                           stats={"RAT": 5}, weapons=[{"name": "skyhammer", "RNG": 12,
                                                       "POW": 14, "qualities": ["inaccurate"]}])
           .model("B", (15, 10), player=2, facing=90, stats={"DEF": 12}))
@@ -130,7 +131,7 @@ def test_t20_stacking():
 
 
 def _charger(target_x: float, wall: bool = False, **extra):
-    sb = Sandbox().model("jack", (10, 10), 40, profile="warjack-light", **extra) \
+    sb = Wmh2Table().model("jack", (10, 10), 40, profile="warjack-light", **extra) \
         .model("B", (target_x, 10), player=2)
     if wall:
         sb.wall("wall", (13, 5), (13, 15), 1.0, thickness=0.5)
@@ -181,7 +182,7 @@ def test_t23_run_allowance():
 
 
 def test_t23_warjack_without_focus_only_advances():
-    sb = Sandbox().model("jack", (10, 10), 40, profile="warjack-light") \
+    sb = Wmh2Table().model("jack", (10, 10), 40, profile="warjack-light") \
         .model("B", (16, 10), player=2)
     game = sb.game()
     game.apply({"do": "end_phase"})
@@ -198,7 +199,7 @@ def test_t23_warjack_without_focus_only_advances():
 
 
 def test_t24_placement():
-    sb = (Sandbox().wall("wall", (20, 5), (20, 15), 1.0, thickness=0.5)
+    sb = (Wmh2Table().wall("wall", (20, 5), (20, 15), 1.0, thickness=0.5)
           .model("jack", (15, 10), 40, profile="warjack-light")
           .model("enemy", (15, 11.5), player=2, facing=180, profile="trooper"))
     board = sb.board()
@@ -209,7 +210,7 @@ def test_t24_placement():
 
 
 def test_t24_trooper_stays_in_formation():
-    sb = (Sandbox().unit("u", 1, "winter-guard-infantry")
+    sb = (Wmh2Table().unit("u", 1, "winter-guard-infantry")
           .model("boss", (10, 10), unit="u", leader=True).model("grunt", (12, 10), unit="u")
           .model("other", (30, 30), player=2))
     board = sb.board()
@@ -242,7 +243,7 @@ class _Dice:
 
 
 def _command_game(profile: str, **extra):
-    sb = Sandbox().model("X", (10, 10), 40 if "jack" in profile else 30, profile=profile,
+    sb = Wmh2Table().model("X", (10, 10), 40 if "jack" in profile else 30, profile=profile,
                          **extra).model("Y", (30, 30), player=2)
     return sb.game()
 

@@ -15,7 +15,7 @@ from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.scenes import load_scene
 from battlesight.scenes.build import build_world
 
-from battlesight.cli.main import main
+from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENE = ROOT / "scenes" / "examples" / "wmh2_hills_forest.yaml"
@@ -99,20 +99,15 @@ def test_game_uses_standard_volumes():
 # ---- command line ---------------------------------------------------------------------------
 
 
-def run_cli(capsys, *args: str) -> dict:
-    assert main(list(args)) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def test_cli_phases(capsys):
-    out = run_cli(capsys, "phases", "wmh2", "--json")
+def test_cli_phases():
+    out = run_cli("phases", "wmh2", "--json").ok().json()
     assert out["ruleset"] == "wmh2"
     assert [p["phase"] for p in out["phases"]] == ["maintenance", "control", "activation"]
 
 
-def test_cli_shoot(capsys):
-    out = run_cli(capsys, "shoot", str(SCENE), "--unit", "long-gunners", "--target",
-                  "winter-guard", "--json")
+def test_cli_shoot():
+    out = run_cli("shoot", str(SCENE), "--unit", "long-gunners", "--target",
+                  "winter-guard", "--json").ok().json()
     for key in ("unit", "target", "eligible", "reason", "rule", "firers", "targets",
                 "expected_unsaved", "expected_damage"):
         assert key in out
@@ -126,10 +121,10 @@ def test_cli_shoot(capsys):
     assert lg1["can_fire"] and "beyond RNG" in lg1["reason"]  # 32" away: misses outright
 
 
-def test_cli_play(capsys, tmp_path):
+def test_cli_play(tmp_path):
     log = tmp_path / "log.json"
-    out = run_cli(capsys, "play", str(SCENE), "--actions", str(SCRIPT), "--log", str(log),
-                  "--json")
+    out = run_cli("play", str(SCENE), "--actions", str(SCRIPT), "--log", str(log),
+                  "--json").ok().json()
     assert out["seed"] == 11 and out["refused"] == 0
     saved = json.loads(log.read_text(encoding="utf-8"))
     assert saved["ruleset"] == "wmh2"
@@ -148,11 +143,11 @@ def test_judge_through_the_registry():
     assert any(b["kind"] == "model" for b in hidden.details["blocked_by"])
 
 
-def test_cli_los_carries_the_mk2_ruling(capsys):
-    out = run_cli(capsys, "los", str(SCENE), "--from", "lancer", "--to", "juggernaut", "--json")
+def test_cli_los_carries_the_mk2_ruling():
+    out = run_cli("los", str(SCENE), "--from", "lancer", "--to", "juggernaut", "--json").ok().json()
     ruling = out["verdict"]
     assert ruling["system"] == "wmh2" and ruling["visible"] is False
     assert ruling["details"]["blocked_by"][0]["id"] == "forest-1"
     assert ruling["details"]["line"] is None
-    out = run_cli(capsys, "los", str(SCENE), "--from", "charger", "--to", "destroyer", "--json")
+    out = run_cli("los", str(SCENE), "--from", "charger", "--to", "destroyer", "--json").ok().json()
     assert out["verdict"]["visible"] and len(out["verdict"]["details"]["line"]) == 2

@@ -13,12 +13,12 @@ from fractions import Fraction
 
 from battlesight.rulesets.wmh2 import odds
 from battlesight.rulesets.wmh2.profile import parse_weapon
-from battlesight.rulesets.wmh2.sandbox import Sandbox
 
 from battlesight.cli.commands.play import play, read_actions
 from battlesight.cli.main import main
 from tests.helpers import write_scene
 from tests.schema_helpers import assert_valid
+from tests.tables import Wmh2Table
 
 #: a mortar (AOE 4, POW 13) 10" from three troopers 1.6" apart: f2's base is partly under a
 #: template on f1, f3's is not; f9 stands far away
@@ -293,7 +293,7 @@ def test_abomination_friend_and_foe_within_3_inches_check_in_play(tmp_path):
 
 def test_a_failed_abomination_check_makes_the_unit_flee():
     for seed in range(60):
-        sb = (Sandbox().model("thing", (24, 10), 40, profile="solo", keywords=["abomination"])
+        sb = (Wmh2Table().model("thing", (24, 10), 40, profile="solo", keywords=["abomination"])
               .model("e1", (24, 13), player=2, facing=180, profile="trooper"))
         game = sb.game(seed)
         while game.phase.name != "activation":

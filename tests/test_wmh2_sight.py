@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from battlesight.rulesets.wmh2.bodies import bodies
 from battlesight.rulesets.wmh2.rules import base_radius
-from battlesight.rulesets.wmh2.sandbox import Sandbox
 from battlesight.rulesets.wmh2.sight import Cloud, exemption, line_of_sight
+
+from tests.tables import Wmh2Table
 
 OX, OY = 10.0, 10.0
 MEDIUM_R = base_radius(40)
@@ -22,12 +23,12 @@ def at(x: float, y: float = 0.0) -> tuple[float, float]:
     return (OX + x, OY + y)
 
 
-def sees(sb: Sandbox, a: str = "A", b: str = "B", **kw):
+def sees(sb: Wmh2Table, a: str = "A", b: str = "B", **kw):
     world = sb.world()
     return line_of_sight(world, bodies(world), a, b, **kw)
 
 
-def plateau(sb: Sandbox, height: float, front_edge: float = MEDIUM_R) -> Sandbox:
+def plateau(sb: Wmh2Table, height: float, front_edge: float = MEDIUM_R) -> Wmh2Table:
     """A block whose top is `height`, ending at x = front_edge (the viewer's front edge)."""
     return sb.box("plateau", at(front_edge - 5.0), (10.0, 10.0, height))
 
@@ -36,7 +37,7 @@ def plateau(sb: Sandbox, height: float, front_edge: float = MEDIUM_R) -> Sandbox
 
 
 def test_t1_volumes_are_standard_cylinders_whatever_the_sculpt():
-    sb = (Sandbox().hill("hill", at(20), (8, 8), 1.0)
+    sb = (Wmh2Table().hill("hill", at(20), (8, 8), 1.0)
           .model("small", at(0)).model("medium", at(20), 40).model("large", at(0, 6), 50))
     sb.scene.models[0].height = 3.0  # a tall sculpt: ignored
     world = sb.world()
@@ -53,10 +54,10 @@ def test_t1_volumes_are_standard_cylinders_whatever_the_sculpt():
 
 
 def test_t2_front_arc():
-    assert not sees(Sandbox().model("A", at(0)).model("B", at(-5))).visible
-    assert sees(Sandbox().model("A", at(0), facing=90).model("B", at(-5))).visible
-    assert sees(Sandbox().model("A", at(0), keywords=["360"]).model("B", at(-5))).visible
-    blind = sees(Sandbox().model("A", at(0)).model("B", at(-5)))
+    assert not sees(Wmh2Table().model("A", at(0)).model("B", at(-5))).visible
+    assert sees(Wmh2Table().model("A", at(0), facing=90).model("B", at(-5))).visible
+    assert sees(Wmh2Table().model("A", at(0), keywords=["360"]).model("B", at(-5))).visible
+    blind = sees(Wmh2Table().model("A", at(0)).model("B", at(-5)))
     assert blind.rule == "wmh2 §4" and not blind.in_arc
 
 
@@ -64,7 +65,7 @@ def test_t2_front_arc():
 
 
 def test_t3_equal_size_friendly_model_blocks():
-    sb = Sandbox().model("A", at(0)).model("C", at(5), 40, unit="other").model("B", at(10), 40,
+    sb = Wmh2Table().model("A", at(0)).model("C", at(5), 40, unit="other").model("B", at(10), 40,
                                                                               player=2)
     s = sees(sb)
     assert not s.visible
@@ -73,13 +74,13 @@ def test_t3_equal_size_friendly_model_blocks():
 
 
 def test_t4_smaller_intervening_model_does_not_block():
-    s = sees(Sandbox().model("A", at(0)).model("C", at(5), 40).model("B", at(10), 50))
+    s = sees(Wmh2Table().model("A", at(0)).model("C", at(5), 40).model("B", at(10), 50))
     assert s.visible
     assert "C" in s.ignored and "smaller" in s.ignored["C"]
 
 
 def test_t5_partial_screening_still_allows_sight():
-    s = sees(Sandbox().model("A", at(0)).model("C", at(5), 40).model("B", at(10, 1.2)))
+    s = sees(Wmh2Table().model("A", at(0)).model("C", at(5), 40).model("B", at(10, 1.2)))
     assert s.visible
     p, q = s.line
     # the proving line clears C's base in plan
@@ -89,7 +90,7 @@ def test_t5_partial_screening_still_allows_sight():
 
 
 def test_t6_large_model_screens_a_small_target():
-    s = sees(Sandbox().model("A", at(0), 40).model("C", at(8.5), 50).model("B", at(10.5)))
+    s = sees(Wmh2Table().model("A", at(0), 40).model("C", at(8.5), 50).model("B", at(10.5)))
     assert not s.visible
 
 
@@ -97,40 +98,40 @@ def test_t6_large_model_screens_a_small_target():
 
 
 def test_t7_elevated_viewer_ignores_low_distant_models():
-    sb = plateau(Sandbox(), 1.0).model("A", at(0), 40).model("C", at(5), 50).model("B", at(10))
+    sb = plateau(Wmh2Table(), 1.0).model("A", at(0), 40).model("C", at(5), 50).model("B", at(10))
     s = sees(sb)
     assert s.visible
     assert "not within 1\"" in s.ignored["C"]
 
 
 def test_t8_elevated_viewer_blocked_by_larger_model_near_target():
-    sb = plateau(Sandbox(), 1.0).model("A", at(0), 40).model("C", at(8.5), 50) \
+    sb = plateau(Wmh2Table(), 1.0).model("A", at(0), 40).model("C", at(8.5), 50) \
         .model("B", at(10.5))
     assert not sees(sb).visible
 
 
 @pytest.mark.parametrize("c_base", [40, 30])
 def test_t9_elevated_viewer_ignores_no_larger_model_near_target(c_base):
-    sb = plateau(Sandbox(), 1.0).model("A", at(0), 40).model("C", at(8.5), c_base) \
+    sb = plateau(Wmh2Table(), 1.0).model("A", at(0), 40).model("C", at(8.5), c_base) \
         .model("B", at(10.5))
     s = sees(sb)
     assert s.visible and "C" in s.ignored
 
 
 def test_t9_on_the_ground_no_exemption():
-    assert not sees(Sandbox().model("A", at(0), 40).model("C", at(8.5), 40)
+    assert not sees(Wmh2Table().model("A", at(0), 40).model("C", at(8.5), 40)
                     .model("B", at(10.5))).visible
 
 
 def test_t10_half_inch_is_no_elevation():
-    sb = plateau(Sandbox(), 0.5).model("A", at(0), 40).model("C", at(8.5), 50) \
+    sb = plateau(Wmh2Table(), 0.5).model("A", at(0), 40).model("C", at(8.5), 50) \
         .model("B", at(10.5))
     s = sees(sb)
     assert not s.visible and not s.ignored
 
 
 def test_t11_line_of_sight_is_not_symmetric():
-    sb = (plateau(Sandbox(), 1.0).model("Bp", at(0), 40).model("C", at(8.5), 50)
+    sb = (plateau(Wmh2Table(), 1.0).model("Bp", at(0), 40).model("C", at(8.5), 50)
           .model("Ap", at(10.5), facing=90))
     world = sb.world()
     bd = bodies(world)
@@ -141,7 +142,7 @@ def test_t11_line_of_sight_is_not_symmetric():
 
 
 def test_elevation_exemption_rules_directly():
-    sb = (plateau(Sandbox(), 1.0).model("A", at(0), 40).model("M", at(8.5), 50)
+    sb = (plateau(Wmh2Table(), 1.0).model("A", at(0), 40).model("M", at(8.5), 50)
           .model("B", at(10.5)))
     bd = bodies(sb.world())
     assert exemption(bd["A"], bd["B"], bd["M"]) is None  # larger than A and within 1" of B
@@ -152,9 +153,9 @@ def test_elevation_exemption_rules_directly():
 
 
 def test_t15_stealth_intervening_model():
-    near = Sandbox().model("A", at(0)).model("C", at(6), 40, keywords=["Stealth"]) \
+    near = Wmh2Table().model("A", at(0)).model("C", at(6), 40, keywords=["Stealth"]) \
         .model("B", at(10))
-    far = Sandbox().model("A", at(0)).model("C", at(7.5), 40, keywords=["Stealth"]) \
+    far = Wmh2Table().model("A", at(0)).model("C", at(7.5), 40, keywords=["Stealth"]) \
         .model("B", at(10))
     assert not sees(near).visible  # 4.622" from A: still intervening
     s = sees(far)
@@ -162,14 +163,14 @@ def test_t15_stealth_intervening_model():
 
 
 def test_incorporeal_is_never_intervening():
-    sb = Sandbox().model("A", at(0)).model("C", at(5), 50, keywords=["Incorporeal"]) \
+    sb = Wmh2Table().model("A", at(0)).model("C", at(5), 50, keywords=["Incorporeal"]) \
         .model("B", at(10))
     s = sees(sb)
     assert s.visible and "Incorporeal" in s.ignored["C"]
 
 
 def test_knocked_down_model_does_not_block():
-    sb = Sandbox().model("A", at(0)).model("C", at(5), 50).model("B", at(10))
+    sb = Wmh2Table().model("A", at(0)).model("C", at(5), 50).model("B", at(10))
     board = sb.board()
     assert not line_of_sight(board.world, bodies(board), "A", "B").visible
     board.model("C").status["knocked_down"] = True
@@ -184,27 +185,27 @@ FOREST = [at(5, -10), at(25, -10), at(25, 10), at(5, 10)]
 
 
 def test_t30_forest_three_inches_in_or_out_never_through():
-    assert sees(Sandbox().forest("f", FOREST).model("A", at(0)).model("B", at(7))).visible
-    deep = sees(Sandbox().forest("f", FOREST).model("A", at(0)).model("B", at(9)))
+    assert sees(Wmh2Table().forest("f", FOREST).model("A", at(0)).model("B", at(7))).visible
+    deep = sees(Wmh2Table().forest("f", FOREST).model("A", at(0)).model("B", at(9)))
     assert not deep.visible and deep.kinds == {"f": "forest"} and deep.rule == "wmh2 §5.6"
     # looking out of the forest works the same way
-    assert sees(Sandbox().forest("f", FOREST).model("A", at(7), facing=90)
+    assert sees(Wmh2Table().forest("f", FOREST).model("A", at(7), facing=90)
                 .model("B", at(0))).visible
     thin = [at(5, -10), at(7, -10), at(7, 10), at(5, 10)]
-    assert not sees(Sandbox().forest("f", thin).model("A", at(0)).model("B", at(12))).visible
+    assert not sees(Wmh2Table().forest("f", thin).model("A", at(0)).model("B", at(12))).visible
 
 
 def test_t30_eyeless_sight_ignores_forests():
     thin = [at(5, -10), at(7, -10), at(7, 10), at(5, 10)]
     for b in (7, 9, 12):
         forest = FOREST if b < 12 else thin
-        sb = Sandbox().forest("f", forest).model("A", at(0), keywords=["Eyeless Sight"]) \
+        sb = Wmh2Table().forest("f", forest).model("A", at(0), keywords=["Eyeless Sight"]) \
             .model("B", at(b))
         assert sees(sb).visible
 
 
 def test_clouds_block_through_not_into():
-    base = Sandbox().model("A", at(0)).model("B", at(10))
+    base = Wmh2Table().model("A", at(0)).model("B", at(10))
     cloud = Cloud("smoke", at(5), 1.5)
     s = sees(base, clouds=[cloud])
     assert not s.visible and s.kinds == {"smoke": "cloud"}
@@ -213,7 +214,7 @@ def test_clouds_block_through_not_into():
 
 
 def test_proving_line_runs_from_front_half_of_a_to_b():
-    s = sees(Sandbox().model("A", at(0)).model("B", at(10, 3)))
+    s = sees(Wmh2Table().model("A", at(0)).model("B", at(10, 3)))
     p, q = s.line
     assert p[0] >= OX - 1e-6  # A faces +x: the line starts in its front half
     assert np.hypot(*(q[:2] - np.array(at(10, 3)))) <= base_radius(30) + 1e-6
@@ -229,7 +230,7 @@ def test_terrain_index_does_not_keep_its_world_alive():
 
     from battlesight.rulesets.wmh2.terrain import terrain_index
 
-    world = plateau(Sandbox(), 2.0).world()
+    world = plateau(Wmh2Table(), 2.0).world()
     assert terrain_index(world).world is world
     gone = weakref.ref(world)
     del world

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 from battlesight.rulesets.wmh2.bodies import bodies
 from battlesight.rulesets.wmh2.rules import base_radius
-from battlesight.rulesets.wmh2.sandbox import Sandbox
 from battlesight.rulesets.wmh2.sight import line_of_sight
+
+from tests.tables import Wmh2Table
 
 OX, OY = 10.0, 24.0
 THIN = 0.02  # a thin wall, as in the diagrams
@@ -26,7 +27,7 @@ def sees(viewer: int, target: int, wall_height: float, wall_x: float = 9.0,
          target_x: float | None = None, thickness: float = THIN):
     if target_x is None:
         target_x = wall_x + thickness / 2 + BEHIND + base_radius(target)
-    sb = (Sandbox().model("A", (OX, OY), viewer).model("B", (OX + target_x, OY), target)
+    sb = (Wmh2Table().model("A", (OX, OY), viewer).model("B", (OX + target_x, OY), target)
           .wall("wall", (OX + wall_x, OY - 5), (OX + wall_x, OY + 5), wall_height,
                 thickness=thickness))
     world = sb.world()

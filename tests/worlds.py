@@ -1,6 +1,7 @@
-"""Small worlds built directly with the geometry builders, for tests and quick pictures.
+"""Small worlds built directly with the geometry builders, for the drawing tests.
 
-They do not go through the scene format (see `scenes`), so the viewer can be checked on its own.
+They do not go through the scene format (see `tests/tables.py` for tables that do), so the
+viewer can be checked on its own.
 """
 
 from __future__ import annotations
@@ -77,6 +78,3 @@ def skirmish_world() -> World:
         world.add_model(f"blue-{i + 1}", volume, (x, y), 180.0, player=2, unit="ork-1")
     return world
 
-
-SKIRMISH_DEPLOYMENT = {1: [[0, 0], [72, 0], [72, 12], [0, 12]],
-                       2: [[0, 36], [72, 36], [72, 48], [0, 48]]}
