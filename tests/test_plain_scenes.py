@@ -11,9 +11,10 @@ import json
 from fractions import Fraction
 
 import pytest
+from battlesight.rulesets.core.profiles import load_data
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.standard import STANDARD_LABEL
-from battlesight.scenes.systems import SYSTEMS
+from battlesight.scenes.systems import system_ids
 
 from battlesight.cli.main import main
 from tests.helpers import write_scene
@@ -43,8 +44,12 @@ ACTIONS = {
              "{do: shoot, unit: ua, target: ub}"],
 }
 
-#: each system's basic ranged weapon, which its standard model carries
-WEAPON = {"wh40k6": "boltgun", "wmh2": "rifle", "whfb6": "bow", "aos2": "bow"}
+
+
+def standard_weapon(rid: str) -> str:
+    """The system's basic ranged weapon: the first its standard model's profile lists."""
+    first = load_data(rid)["models"][get_ruleset(rid).standard_name()]["weapons"][0]
+    return first if isinstance(first, str) else first["name"]
 
 
 def run(capsys, *argv: str) -> str:
@@ -56,13 +61,13 @@ def run(capsys, *argv: str) -> str:
     return out
 
 
-@pytest.fixture(params=SYSTEMS)
+@pytest.fixture(params=system_ids())
 def plain(request, tmp_path):
     return request.param, write_scene(tmp_path, PLAIN.format(ruleset=request.param))
 
 
 def test_standard_profile_is_declared_by_each_ruleset():
-    for rid in SYSTEMS:
+    for rid in system_ids():
         model = get_ruleset(rid).standard_profile
         assert model is not None and model.ruleset == rid and model.profile
         assert model.rule.startswith(rid)
@@ -85,7 +90,7 @@ def test_shoot(capsys, plain):
     report = json.loads(run(capsys, "shoot", path, "--unit", "ua", "--target", "ub",
                             "--json"))
     assert report["eligible"], report["reason"]
-    assert [f["weapon"] for f in report["firers"]] == [WEAPON[rid]]
+    assert [f["weapon"] for f in report["firers"]] == [standard_weapon(rid)]
     assert all(line["profile"] == STANDARD_LABEL
                for line in report["firers"] + report["targets"])
     c = next(t for t in report["targets"] if t["model"] == "c")
