@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from .errors import SceneError, SceneFileNotFound, SceneProblem
     from .footprints import piece_footprint
     from .loader import load_scene, scene_from_dict, validate_scene_file
-    from .model import RULESET_IDS, TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
+    from .model import TERRAIN_TYPES, ModelSpec, Scene, TerrainPiece
     from .paths import ASSETS_DIR, resolve_mesh_file
     from .save import save_scene, scene_to_dict
+    from .systems import system_ids
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 DEFAULT_SCENE = EXAMPLES_DIR / "demo.yaml"
@@ -31,17 +32,17 @@ _LAZY = {
     "SceneError": "errors", "SceneFileNotFound": "errors", "SceneProblem": "errors",
     "piece_footprint": "footprints",
     "load_scene": "loader", "scene_from_dict": "loader", "validate_scene_file": "loader",
-    "RULESET_IDS": "model", "TERRAIN_TYPES": "model", "ModelSpec": "model", "Scene": "model",
+    "TERRAIN_TYPES": "model", "ModelSpec": "model", "Scene": "model",
     "TerrainPiece": "model",
     "ASSETS_DIR": "paths", "resolve_mesh_file": "paths",
     "save_scene": "save", "scene_to_dict": "save",
+    "system_ids": "systems",
 }
 
 __all__ = [
     "ASSETS_DIR",
     "DEFAULT_SCENE",
     "EXAMPLES_DIR",
-    "RULESET_IDS",
     "TERRAIN_TYPES",
     "ModelSpec",
     "Scene",
@@ -55,6 +56,7 @@ __all__ = [
     "save_scene",
     "scene_from_dict",
     "scene_to_dict",
+    "system_ids",
     "validate_scene_file",
 ]
 

@@ -13,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .groups import group_name
-from .systems import SYSTEMS
 
-#: the ruleset ids a scene may name: the registry (`scenes.systems`)
-RULESET_IDS = SYSTEMS
 TERRAIN_TYPES = ("wall", "box", "ruin", "hill", "forest", "crater", "mesh", "area")
 MODEL_SHAPES = ("cylinder", "humanoid")  # any other shape is a mesh file name
 RUIN_SIDES = ("north", "south", "east", "west")

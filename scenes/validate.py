@@ -26,13 +26,13 @@ from .model import (
     DEFAULT_SHAPE,
     FORMAT_VERSION,
     MODEL_SHAPES,
-    RULESET_IDS,
     TERRAIN_TYPES,
     ModelSpec,
     Scene,
     TerrainPiece,
 )
 from .paths import resolve_mesh_file
+from .systems import is_system, system_ids
 from .terrain_checks import check_piece_data
 
 #: items of one list whose key lines are recorded (scenes hold at most this many pieces)
@@ -367,10 +367,10 @@ def _check_top(ck: Checker, data: dict) -> tuple[str | None, tuple[float, float]
     ruleset = data.get("ruleset")
     if "ruleset" not in data:
         ck.add(line_of(data), "ruleset",
-               f"missing required key 'ruleset' (one of {', '.join(RULESET_IDS)})")
-    elif ruleset not in RULESET_IDS:
+               f"missing required key 'ruleset' (one of {', '.join(system_ids())})")
+    elif not is_system(ruleset):
         ck.add(line_of(data, "ruleset"), "ruleset",
-               f"unknown ruleset {show(ruleset)} (expected one of {', '.join(RULESET_IDS)})")
+               f"unknown ruleset {show(ruleset)} (expected one of {', '.join(system_ids())})")
         ruleset = None
     table = None
     if "table" not in data:

@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -24,11 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "scenes" / "examples"
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))
 DEMO = EXAMPLES / "demo.yaml"
+#: the bundled example of each system (the demo aside), by the `ruleset:` it names
 RULESET_EXAMPLES = {
-    "wh40k6": EXAMPLES / "wh40k6_city_ruins.yaml",
-    "wmh2": EXAMPLES / "wmh2_hills_forest.yaml",
-    "whfb6": EXAMPLES / "whfb6_village.yaml",
-    "aos2": EXAMPLES / "aos2_ruins_obstacles.yaml",
+    re.search(r"^ruleset:\s*(\S+)", path.read_text(encoding="utf-8"), re.M).group(1): path
+    for path in EXAMPLE_FILES if path != DEMO
 }
 
 # A small valid scene; tests append terrain pieces or models to it (indented by 2 spaces).

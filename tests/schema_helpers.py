@@ -1,22 +1,23 @@
-"""JSON Schema helpers for tests: load a bundled schema (battlesight/schemas/NAME.schema.json)
-and validate data against it, with every violation in the failure message."""
+"""JSON Schema helpers for tests: load a bundled schema (battlesight/schemas/NAME.schema.json,
+its system ids filled from the registry by `battlesight.reports.schemas`) and validate data
+against it, with every violation in the failure message."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
 import jsonschema
 
+from battlesight.reports.schemas import schema as bundled
+
 
 @cache
 def schema(name: str) -> dict[str, Any]:
-    """The bundled schema `name` ('scene', 'shoot', 'analyze', 'los', ...), checked to be a
-    valid Draft 2020-12 schema."""
-    text = files("battlesight").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
-    loaded = json.loads(text)
+    """The bundled schema `name` ('scene', 'shoot', 'analyze', 'los', ...) as the package
+    loads it, checked to be a valid Draft 2020-12 schema."""
+    loaded = bundled(name)
     jsonschema.Draft202012Validator.check_schema(loaded)
     return loaded
 

@@ -68,14 +68,14 @@ def test_scenes_names_are_lazy_and_complete():
 
 #: what `los --from` on a scene without mesh files never imports: the game's action handlers and
 #: turn sequence, the phase engine, the set-up data, the roster importers (zip, XML), the
-#: temporary files of the writers, the mesh cache's digests
+#: temporary files of the writers, the mesh cache's digests, the registry's entry points
 NOT_ON_THE_LOS_PATH = (
     "battlesight.rulesets.core.game",
     "battlesight.rulesets.wh40k6.actions",
     "battlesight.rulesets.wh40k6.turns",
     "battlesight.rulesets.wh40k6.shooting",
     "battlesight.rulesets.wh40k6.powers",
-    "battlesight.rulesets.wh40k6.setup",  # set-up data (Ruleset FromModule attributes)
+    "battlesight.rulesets.wh40k6.setup",  # set-up data (read by the Ruleset on first use)
     "battlesight.rulesets.core.report",  # shooting reports' labels
     "battlesight.rulesets.core.unit_matrix",  # los --all's unit table
     "battlesight.scenes.importers",
@@ -84,6 +84,7 @@ NOT_ON_THE_LOS_PATH = (
     "tempfile",
     "hashlib",
     "difflib",  # close-name hints of a refusal
+    "importlib.metadata",  # installed systems' entry points: a built-in id never reads them
 )
 
 
@@ -101,13 +102,17 @@ def test_los_imports_no_game_importers_or_writers(tmp_path):
     assert [m for m in NOT_ON_THE_LOS_PATH if m in loaded] == []
 
 
-def test_hooked_rulesets_find_their_own_actions_module():
-    """aos2 and whfb6 import their action handlers at the first game hook (the games in their
-    own tests run through them)."""
+def test_every_system_finds_its_game_hooks_in_its_own_package():
+    """The game hooks are functions of the system's hook modules (`Ruleset.hook_modules`),
+    imported at the first hook; every system acts and starts a game through them."""
     from battlesight.rulesets.core.ruleset import get_ruleset
+    from battlesight.scenes.systems import system_ids, system_package
 
-    for rid in ("aos2", "whfb6"):
-        assert get_ruleset(rid).hooks.__name__ == f"battlesight.rulesets.{rid}.actions"
+    for rid in system_ids():
+        rs = get_ruleset(rid)
+        for name in ("start_game", "phase_start", "legal", "apply"):
+            hook = rs.hook(name)
+            assert hook is not None and hook.__module__.startswith(f"{system_package(rid)}.")
 
 
 def test_rules_data_read_by_libyaml_are_safe_load_s():

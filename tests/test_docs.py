@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 from battlesight.scenes import EXAMPLES_DIR, validate_scene_file
+from battlesight.scenes.systems import SYSTEMS
 
 from battlesight.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-RULESETS = ("wh40k6", "wmh2", "whfb6", "aos2")
+#: the systems whose rules pages are docs/rules/<id>.md: the built-in ones (an installed system
+#: documents itself in its own distribution)
+RULESETS = SYSTEMS
 #: Worked examples of docs/actions.md: scene, seed the page gives, indices refused on purpose.
 PLAYS = {
     "wh40k6": ("wh40k6_city_ruins.yaml", 8, [6]),
@@ -22,7 +25,7 @@ PLAYS = {
     "whfb6": ("whfb6_village.yaml", 4, []),
     "aos2": ("aos2_ruins_obstacles.yaml", 5, [6]),
 }
-CITATION = re.compile(r"\b(wh40k6|wmh2|whfb6|aos2) §(\d+(?:\.\d+)*)")
+CITATION = re.compile(rf"\b({'|'.join(RULESETS)}) §(\d+(?:\.\d+)*)")
 
 
 def test_scene_format_example_is_the_file_and_validates(capsys) -> None:

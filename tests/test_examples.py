@@ -10,12 +10,12 @@ import pytest
 from battlesight.geometry import planar
 from battlesight.scenes import (
     DEFAULT_SCENE,
-    RULESET_IDS,
     load_scene,
     piece_footprint,
     validate_scene_file,
 )
 from battlesight.scenes.footprints import base_polygon
+from battlesight.scenes.systems import SYSTEMS
 
 from tests.helpers import DEMO, EXAMPLE_FILES, RULESET_EXAMPLES
 
@@ -24,7 +24,7 @@ SOLID = ("wall", "box", "mesh")  # a base may not overlap these on the ground
 
 
 def test_every_ruleset_has_an_example():
-    assert set(RULESET_EXAMPLES) == set(RULESET_IDS)
+    assert set(RULESET_EXAMPLES) == set(SYSTEMS)
     for path in [DEMO, *RULESET_EXAMPLES.values()]:
         assert path in EXAMPLE_FILES
     assert DEFAULT_SCENE == DEMO
@@ -38,7 +38,7 @@ def test_example_validates(path):
     assert scene.players == [1, 2]
 
 
-@pytest.mark.parametrize("ruleset", RULESET_IDS)
+@pytest.mark.parametrize("ruleset", SYSTEMS)
 def test_ruleset_table_and_armies(ruleset):
     scene = load_scene(RULESET_EXAMPLES[ruleset])
     assert scene.ruleset == ruleset
@@ -102,7 +102,7 @@ def test_bases_clear_of_solid_terrain_and_ruin_edges(path):
                 assert clear, f"{m.id} straddles the edge of {piece.id}"
 
 
-@pytest.mark.parametrize("ruleset", RULESET_IDS)
+@pytest.mark.parametrize("ruleset", SYSTEMS)
 def test_armies_deploy_in_their_zones_facing_the_enemy(ruleset):
     scene = load_scene(RULESET_EXAMPLES[ruleset])
     centre = {p: np.mean(np.asarray(poly, float), axis=0) for p, poly in scene.deployment.items()}
@@ -114,7 +114,7 @@ def test_armies_deploy_in_their_zones_facing_the_enemy(ruleset):
         assert look @ (enemy - np.asarray(m.at)) > 0, f"{m.id} faces away from the enemy"
 
 
-@pytest.mark.parametrize("ruleset", RULESET_IDS)
+@pytest.mark.parametrize("ruleset", SYSTEMS)
 def test_units_are_groups_of_one_player(ruleset):
     scene = load_scene(RULESET_EXAMPLES[ruleset])
     assert scene.units

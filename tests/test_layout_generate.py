@@ -3,22 +3,22 @@
 import pytest
 from battlesight.scenes import load_scene, save_scene, scene_from_dict
 from battlesight.scenes.footprints import footprints, piece_span, polygon_gap
-from battlesight.scenes.systems import SYSTEMS
+from battlesight.scenes.systems import system_ids
 
 from battlesight.analysis import (
-    SETUP,
     generate_layout,
     layout_checks,
     legal,
     scene_deployment,
+    setup_systems,
 )
 
 SEEDS = range(8)
 
 
-@pytest.mark.parametrize("ruleset", sorted(SETUP))
+@pytest.mark.parametrize("ruleset", sorted(setup_systems()))
 def test_generated_layouts_follow_the_setup_rules(ruleset, tmp_path):
-    rules = SETUP[ruleset]
+    rules = setup_systems()[ruleset]
     maps = set()
     for seed in SEEDS:
         scene = generate_layout(ruleset, seed)
@@ -91,7 +91,7 @@ def test_wmh2_aos2_whfb6_checks():
     assert failed(doc("whfb6", [48, 48], [])) != set()
 
 
-@pytest.mark.parametrize("ruleset", SYSTEMS)
+@pytest.mark.parametrize("ruleset", system_ids())
 def test_generated_layouts_pass_validate_strict(tmp_path, ruleset):
     """What `generate` writes is a scene `validate --strict` accepts: no unread keys."""
     from battlesight.cli.main import main

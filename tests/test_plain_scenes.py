@@ -11,9 +11,10 @@ import json
 from fractions import Fraction
 
 import pytest
+from battlesight.rulesets.core.profiles import load_data
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.standard import STANDARD_LABEL
-from battlesight.scenes.systems import SYSTEMS
+from battlesight.scenes.systems import system_ids
 
 from tests.helpers import run_cli, write_scene
 
@@ -42,17 +43,21 @@ ACTIONS = {
              "{do: shoot, unit: ua, target: ub}"],
 }
 
-#: each system's basic ranged weapon, which its standard model carries
-WEAPON = {"wh40k6": "boltgun", "wmh2": "rifle", "whfb6": "bow", "aos2": "bow"}
 
 
-@pytest.fixture(params=SYSTEMS)
+def standard_weapon(rid: str) -> str:
+    """The system's basic ranged weapon: the first its standard model's profile lists."""
+    first = load_data(rid)["models"][get_ruleset(rid).standard_name()]["weapons"][0]
+    return first if isinstance(first, str) else first["name"]
+
+
+@pytest.fixture(params=system_ids())
 def plain(request, tmp_path):
     return request.param, write_scene(tmp_path, PLAIN.format(ruleset=request.param))
 
 
 def test_standard_profile_is_declared_by_each_ruleset():
-    for rid in SYSTEMS:
+    for rid in system_ids():
         model = get_ruleset(rid).standard_profile
         assert model is not None and model.ruleset == rid and model.profile
         assert model.rule.startswith(rid)
@@ -75,7 +80,7 @@ def test_shoot(plain):
     report = json.loads(run_cli("shoot", path, "--unit", "ua", "--target", "ub",
                                 "--json").ok().out)
     assert report["eligible"], report["reason"]
-    assert [f["weapon"] for f in report["firers"]] == [WEAPON[rid]]
+    assert [f["weapon"] for f in report["firers"]] == [standard_weapon(rid)]
     assert all(line["profile"] == STANDARD_LABEL
                for line in report["firers"] + report["targets"])
     c = next(t for t in report["targets"] if t["model"] == "c")

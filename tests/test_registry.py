@@ -1,9 +1,11 @@
 """A ruleset owns its system: one registry list, and everything about a system in its package.
 
-The ids of the systems are listed once (`scenes.systems.SYSTEMS`); each is a package
-`battlesight.rulesets.<id>` that declares its deployment maps, terrain set-up, layout checks
-and ambiguities on its `Ruleset`; the layout designer reads them from there. No other module
-lists the ids or branches on one, so a fifth system is its package and one registry entry.
+The built-in ids are listed once (`scenes.systems.SYSTEMS`), installed systems come from entry
+points (`system_ids`); each is a package that declares its deployment maps, terrain set-up,
+layout checks and ambiguities (read by the base `Ruleset` from its modules); the layout
+designer reads them from there. No other module lists the ids or branches on one, so a fifth
+system is its package and one registry entry (tests/test_copy_system.py: none at all through
+an entry point).
 """
 
 from __future__ import annotations
@@ -18,9 +20,8 @@ from battlesight.rulesets.core.deployment import DeploymentMap, long_edges
 from battlesight.rulesets.core.ruleset import REGISTRY, Ruleset, get_ruleset
 from battlesight.rulesets.core.setup import SetupRules
 from battlesight.rulesets.core.setup_checks import Check, table_size
-from battlesight.scenes import validate
-from battlesight.scenes.model import RULESET_IDS
-from battlesight.scenes.systems import SYSTEMS
+from battlesight.scenes import systems, validate
+from battlesight.scenes.systems import SYSTEMS, system_ids, system_package
 
 from battlesight.analysis import (
     deployment_map,
@@ -38,13 +39,15 @@ OWNERS = {ROOT / "scenes" / "systems.py", *(ROOT / "rulesets" / sid for sid in S
 
 def test_one_registry_list():
     assert SYSTEMS == ("wh40k6", "wmh2", "whfb6", "aos2")
-    assert RULESET_IDS is SYSTEMS  # the scene format accepts exactly the registry's ids
+    assert system_ids()[:len(SYSTEMS)] == SYSTEMS  # built-in first, then any installed
+    assert all(validate.is_system(sid) for sid in system_ids())  # what a scene may name
+    assert not validate.is_system("chess") and not validate.is_system(None)
 
 
-@pytest.mark.parametrize("sid", SYSTEMS)
+@pytest.mark.parametrize("sid", system_ids())
 def test_each_system_is_its_package_and_declares_its_parts(sid):
     rs = get_ruleset(sid)
-    assert type(rs).__module__ == f"battlesight.rulesets.{sid}.ruleset" and rs.id == sid
+    assert type(rs).__module__ == f"{system_package(sid)}.ruleset" and rs.id == sid
     assert rs.deployment_maps and all(isinstance(m, DeploymentMap) for m in rs.deployment_maps)
     assert all(m.rule for m in rs.deployment_maps)
     assert isinstance(rs.setup_rules, SetupRules) and rs.setup_rules.ruleset == sid
@@ -122,7 +125,7 @@ class Toy(Ruleset):
 
 def test_a_fifth_system_needs_its_package_and_one_registry_entry(monkeypatch):
     monkeypatch.setitem(REGISTRY, "toy", Toy)  # what `register` does on import of its package
-    monkeypatch.setattr(validate, "RULESET_IDS", (*SYSTEMS, "toy"))  # the registry line
+    monkeypatch.setattr(systems, "SYSTEMS", (*SYSTEMS, "toy"))  # the registry line
     scene = generate_layout("toy", 1)
     assert scene.ruleset == "toy" and tuple(scene.table) == (36.0, 36.0)
     assert 2 <= len(scene.terrain) <= 3
@@ -131,3 +134,30 @@ def test_a_fifth_system_needs_its_package_and_one_registry_entry(monkeypatch):
     checks = layout_checks(scene, dep)
     assert [c.rule for c in checks] == ["scene format v1 (table)", "toy §3"]
     assert all(c.passed for c in checks)
+
+
+def test_what_pictures_need_is_an_attribute_of_the_ruleset(monkeypatch, tmp_path):
+    """The mat under ruins (`table_mat`) and the figures drawn in plain cylinders
+    (`proxy_figures`) are read from the scene's `Ruleset`: a system that declares them gets
+    them, whatever its id."""
+    from battlesight.viewer.materials import auto_mat
+    from battlesight.viewer.proxies import display_figure
+
+    import battlesight
+    from tests.helpers import MINIMAL, write_scene
+
+    class Drawn(Ruleset):
+        id = "drawn"
+        table_mat = "city"
+        proxy_figures = True
+
+    monkeypatch.setitem(REGISTRY, "drawn", Drawn)
+    world = battlesight.load(write_scene(tmp_path, MINIMAL)).world  # a wall and a ruin
+    assert [auto_mat(world, sid) for sid in SYSTEMS] == \
+        [get_ruleset(sid).table_mat for sid in SYSTEMS]
+    assert auto_mat(world, "wh40k6") == "city" and auto_mat(world, "wmh2") == "grass"
+    assert auto_mat(world, "drawn") == "city"
+    plain = world.models["boy"]  # no profile: the plain cylinder
+    assert display_figure(plain, "wh40k6") is None
+    figure = display_figure(plain, "drawn")
+    assert figure is not None and len(figure.faces) > len(plain.volume.mesh.faces)

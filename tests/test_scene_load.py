@@ -9,7 +9,6 @@ import pytest
 from battlesight.geometry import planar
 from battlesight.scenes import (
     ASSETS_DIR,
-    RULESET_IDS,
     TERRAIN_TYPES,
     ModelSpec,
     Scene,
@@ -23,12 +22,13 @@ from battlesight.scenes import (
 from battlesight.scenes import paths as scene_paths
 from battlesight.scenes.footprints import base_half_extents, base_polygon, signed_area
 from battlesight.scenes.model import DEFAULT_WALL_THICKNESS
+from battlesight.scenes.systems import SYSTEMS
 
 from tests.helpers import MINIMAL, line_of, minimal_with, write_scene
 
 
 def test_constants():
-    assert RULESET_IDS == ("wh40k6", "wmh2", "whfb6", "aos2")
+    assert SYSTEMS == ("wh40k6", "wmh2", "whfb6", "aos2")
     assert TERRAIN_TYPES == ("wall", "box", "ruin", "hill", "forest", "crater", "mesh", "area")
     assert ASSETS_DIR.name == "assets" and (ASSETS_DIR.parent / "scenes").is_dir()
 

@@ -42,7 +42,8 @@ from battlesight.scenes.model import TERRAIN_TYPES, ModelSpec, Scene, TerrainPie
 from battlesight.scenes.piece_edits import piece_centre, rotated, translated
 from battlesight.scenes.save import scene_to_dict
 
-from battlesight.analysis import SETUP, LayoutAnalysis, analyze_scene
+from battlesight.analysis import LayoutAnalysis, analyze_scene
+from battlesight.analysis.maps import system
 
 #: Geometry of a new piece of each kind, centred on the origin (moved to where it is added).
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -162,7 +163,8 @@ class LayoutEditor:
         if piece_id in self._ids():
             raise ValueError(f"id {piece_id!r} is taken")
         base = translated(DEFAULTS[kind], float(at[0]), float(at[1]))
-        rules = SETUP[self.scene.ruleset].data.get(kind, {}) if self.scene.ruleset in SETUP else {}
+        setup = system(self.scene.ruleset).setup_rules
+        rules = setup.data.get(kind, {}) if setup is not None else {}
         terrain = [*self.pieces, TerrainPiece(piece_id, kind, {**base, **rules, **data})]
         self._commit("add", piece_id, (terrain, self.scene.models))
         return piece_id

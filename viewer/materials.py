@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from battlesight.geometry.mesh import shells
+from battlesight.rulesets.core.ruleset import ruleset_class
 from panda3d.core import NodePath, TransparencyAttrib
 
 from . import ambient, geom, lighting, palette, textures
@@ -52,20 +53,20 @@ def soup(mesh) -> np.ndarray:
     return np.asarray(mesh.vertices, dtype=np.float64)[np.asarray(mesh.faces, dtype=np.int64)]
 
 
-CITY_RULESETS = ("wh40k6",)  # systems whose ruins stand in cities; the others' in the field
-
-
 #: `feature` values of the wrecks a game leaves (rulesets/wh40k6/damage.py), not buildings
 WRECKS = ("vehicle wreck", "wreck")
 
 
 def auto_mat(world, ruleset: str | None = None) -> str:
-    """The mat a table suggests: city paving under a 40k table's ruins and buildings, else
-    grass (a fantasy village or a field with ruins stays green). A vehicle's wreck (a box the
-    game leaves, wh40k6 §8.9) is no building: a field keeps its grass when a tank dies."""
+    """The mat a table suggests: under ruins and buildings the system's own (`Ruleset.
+    table_mat`: city paving under a 40k table), else grass (a fantasy village or a field with
+    ruins stays green). A vehicle's wreck (a box the game leaves, wh40k6 §8.9) is no building:
+    a field keeps its grass when a tank dies."""
     kinds = {entry.kind for entry in world.terrain.values()
              if entry.data.get("feature") not in WRECKS}
-    return "city" if ruleset in CITY_RULESETS and kinds & {"ruin", "box"} else "grass"
+    if ruleset is None or not kinds & {"ruin", "box"}:
+        return "grass"
+    return ruleset_class(ruleset).table_mat
 
 
 def table_top(table: tuple[float, float], world, mat: str, grid: bool,

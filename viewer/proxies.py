@@ -3,7 +3,7 @@ for small and medium bases, a warjack-like hulk for large bases (or warjack prof
 
 Display only: each figure stands inside its model's rules cylinder (same base, same height), so
 what the picture shows never reaches past the volume the line of sight is judged on. Used where a
-ruleset gives every model a cylinder (WARMACHINE/HORDES MK II).
+ruleset gives every model a cylinder (`Ruleset.proxy_figures`: WARMACHINE/HORDES MK II).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from battlesight.geometry.mesh import Mesh
 from battlesight.geometry.primitives import box, concatenate, make_mesh, oval_cylinder, sphere
 from battlesight.geometry.types import MM_PER_INCH
 from battlesight.geometry.volumes import BASE_THICKNESS, humanoid_volume
+from battlesight.rulesets.core.ruleset import ruleset_class
 
 LARGE_BASE_MM = 50.0
-PROXY_RULESETS = ("wmh2",)
 
 
 def is_cylinder(volume) -> bool:
@@ -71,7 +71,8 @@ def trooper(rx: float, ry: float, height: float) -> Mesh:
 
 def display_figure(model, ruleset: str | None) -> Mesh | None:
     """The figure drawn for a placed model in its local frame, or None to draw its volume."""
-    if ruleset not in PROXY_RULESETS or not is_cylinder(model.volume):
+    if ruleset is None or not ruleset_class(ruleset).proxy_figures \
+            or not is_cylinder(model.volume):
         return None
     rx, ry, height = cylinder_size(model.volume)
     if height <= 2.5 * BASE_THICKNESS:

@@ -10,13 +10,11 @@ No Panda3D here; `viewer` draws and edits on top of this package.
 
 from .analyze import LayoutAnalysis, analyze_scene, terrain_world
 from .checks import Check, SightFacts, layout_checks, legal
-from .generate import SETUP, SetupRules, generate_layout, setup_rules
+from .generate import SetupRules, generate_layout, setup_rules, setup_systems
 from .maps import Deployment, DeploymentMap, deployment_map, deployment_maps, scene_deployment
-from .standard import STANDARD, StandardModel, standard_model
+from .standard import StandardModel, standard_model, standard_models
 
 __all__ = [
-    "SETUP",
-    "STANDARD",
     "Check",
     "Deployment",
     "DeploymentMap",
@@ -32,6 +30,8 @@ __all__ = [
     "legal",
     "scene_deployment",
     "setup_rules",
+    "setup_systems",
     "standard_model",
+    "standard_models",
     "terrain_world",
 ]

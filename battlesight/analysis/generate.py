@@ -19,11 +19,11 @@ from battlesight.scenes.footprints import (
 from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.model import Scene, TerrainPiece
 from battlesight.scenes.piece_edits import random_piece
-from battlesight.scenes.systems import SYSTEMS
+from battlesight.scenes.systems import system_ids
 
 from .maps import deployment_maps, system
 
-__all__ = ["SETUP", "SetupRules", "generate_layout", "setup_rules"]
+__all__ = ["SetupRules", "generate_layout", "setup_rules", "setup_systems"]
 
 _TRIES = 300
 
@@ -36,10 +36,9 @@ def setup_rules(ruleset: str) -> SetupRules:
     return rules
 
 
-#: the set-up rules of every system that declares them, by ruleset id
-SETUP: dict[str, SetupRules] = {
-    rid: rules for rid in SYSTEMS if (rules := system(rid).setup_rules) is not None
-}
+def setup_systems() -> dict[str, SetupRules]:
+    """The set-up rules of every registered system that declares them, by ruleset id."""
+    return {rid: rules for rid in system_ids() if (rules := system(rid).setup_rules) is not None}
 
 
 def generate_layout(ruleset: str, seed: int, deployment: str | None = None) -> Scene:

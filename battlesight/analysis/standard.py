@@ -8,10 +8,11 @@ overrides.
 
 from __future__ import annotations
 
-from battlesight.rulesets.core.ruleset import SYSTEMS, get_ruleset
+from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.rulesets.core.standard import StandardModel
+from battlesight.scenes.systems import system_ids
 
-__all__ = ["STANDARD", "StandardModel", "standard_model"]
+__all__ = ["StandardModel", "standard_model", "standard_models"]
 
 
 def _declared(ruleset: str) -> StandardModel:
@@ -21,7 +22,9 @@ def _declared(ruleset: str) -> StandardModel:
     return model
 
 
-STANDARD: dict[str, StandardModel] = {rid: _declared(rid) for rid in SYSTEMS}
+def standard_models() -> dict[str, StandardModel]:
+    """The standard model of every registered system, by ruleset id."""
+    return {rid: _declared(rid) for rid in system_ids()}
 
 
 def standard_model(ruleset: str, base: float | None = None, height: float | None = None,
@@ -31,5 +34,5 @@ def standard_model(ruleset: str, base: float | None = None, height: float | None
     try:
         model = _declared(ruleset)
     except KeyError:
-        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(STANDARD)}") from None
+        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(system_ids())}") from None
     return model.resized(base, height, eye)

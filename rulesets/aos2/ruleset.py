@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.rulesets.core.ruleset import FromModule, Phase, Step, register
+from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
 from . import attacks, cover, sight
-from .ambiguities import AMBIGUITIES, READINGS
-from .standard import STANDARD
 from .warscroll import Warscroll, parse_warscroll
 
 if TYPE_CHECKING:
@@ -49,20 +46,11 @@ PHASES = (
 
 
 @register
-class AOS2(HookedRuleset):
+class AOS2(Ruleset):
     """Warhammer Age of Sigmar 2nd edition (rules page: docs/rules/aos2.md)."""
 
     id = "aos2"
     name = "Warhammer Age of Sigmar 2nd edition"
-    digest = "aos2.md"
-    standard_profile = STANDARD
-    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
-    # (ambiguities.py)
-    deployment_maps = FromModule("setup", "DEPLOYMENT_MAPS")
-    setup_rules = FromModule("setup", "SETUP_RULES")
-    layout_checks = FromModule("setup", "layout_checks")
-    readings = READINGS
-    ambiguities = AMBIGUITIES
     measure_mode = "3d"
     phases = PHASES
     game_turns = 5

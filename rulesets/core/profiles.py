@@ -12,16 +12,17 @@ model's inline keys. `stats` merge key by key; `weapons` replace; `keywords` acc
 from __future__ import annotations
 
 import copy
+import importlib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from battlesight.scenes.model import ModelSpec
+from battlesight.scenes.systems import system_package
 from battlesight.scenes.yamlread import package_data
 
 from .standard import STANDARD_LABEL
 
-RULESETS_DIR = Path(__file__).resolve().parent.parent
 INLINE_KEYS = ("stats", "weapons", "keywords", "type", "rules")
 
 
@@ -29,11 +30,18 @@ class ProfileError(ValueError):
     """A profile or weapon name that the ruleset's data does not know, or bad inline data."""
 
 
+def data_folder(ruleset_id: str) -> Path:
+    """The `data/` folder of a registered system's package (KeyError for an unknown id)."""
+    package = importlib.import_module(system_package(ruleset_id))
+    return Path(package.__file__).resolve().parent / "data"
+
+
 @lru_cache(maxsize=16)
 def load_data(ruleset_id: str) -> dict[str, dict[str, Any]]:
-    """All data files of a ruleset merged: {'models': {}, 'units': {}, 'weapons': {}}."""
+    """All data files of a ruleset merged: {'models': {}, 'units': {}, 'weapons': {}}. They
+    are the `data/*.yaml` of the system's package, wherever the registry finds it."""
     out: dict[str, dict[str, Any]] = {"models": {}, "units": {}, "weapons": {}}
-    folder = RULESETS_DIR / ruleset_id / "data"
+    folder = data_folder(ruleset_id)
     for path in sorted(folder.glob("*.yaml")):
         data = package_data(path.read_text(encoding="utf-8")) or {}
         for section in out:

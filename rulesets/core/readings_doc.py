@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from battlesight.scenes.systems import SYSTEMS
+from battlesight.scenes.systems import system_ids
 
 from .ruleset import Ruleset, get_ruleset
 
@@ -80,7 +80,7 @@ def rewrite(page: Path, ruleset: Ruleset) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Rewrite the Readings section of docs/rules/<id>.md for every system."""
     folder = Path((argv or sys.argv[1:] or ["docs/rules"])[0])
-    for sid in SYSTEMS:
+    for sid in system_ids():
         changed = rewrite(folder / f"{sid}.md", get_ruleset(sid))
         print(f"{folder / f'{sid}.md'}: {'rewritten' if changed else 'up to date'}")
     return 0

@@ -11,7 +11,6 @@ later. Problems are (key path, message) pairs; the caller adds the file and line
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 from collections.abc import Callable
@@ -20,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from battlesight.scenes.checks import show
 from battlesight.scenes.keys import SceneKeys, declare
+from battlesight.scenes.systems import is_system, system_package
 
+from .parts import package_module
 from .profiles import INLINE_KEYS, load_data
 
 if TYPE_CHECKING:
@@ -41,14 +42,10 @@ LOAD_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, Over
 
 
 def system_module(ruleset_id: str) -> ModuleType | None:
-    """``rulesets/<id>/scene_checks.py`` of a system (None when it has none)."""
-    name = f"battlesight.rulesets.{ruleset_id}.scene_checks"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
+    """``rulesets/<id>/scene_checks.py`` of a system (None when it has none or the id is not
+    registered)."""
+    return package_module(system_package(ruleset_id), "scene_checks") \
+        if is_system(ruleset_id) else None
 
 
 def system_import(ruleset_id: str) -> SystemImport:
@@ -57,14 +54,9 @@ def system_import(ruleset_id: str) -> SystemImport:
     are imported here, for `import`: checking a scene's rules data needs none of them."""
     from battlesight.scenes.importers.common import SystemImport
 
-    name = f"battlesight.rulesets.{ruleset_id}.importing"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return SystemImport()
-    return module.IMPORT
+    module = package_module(system_package(ruleset_id), "importing") \
+        if is_system(ruleset_id) else None
+    return module.IMPORT if module is not None else SystemImport()
 
 
 def system_keys(ruleset_id: str) -> SceneKeys:

@@ -1,15 +1,17 @@
 """The `Ruleset` interface every game system implements, and the registry by ruleset id.
 
 A ruleset answers the geometric questions (which sight points, which target parts, which models
-may block, what is cover, how to measure) and runs its phases through hooks that `Game` calls:
-`legal` and `apply` for actions, `on_phase_start` / `on_phase_end` for timed rules. The phase
-sequence is data (`Phase`, `Step`), so a system with other phases only lists them.
+may block, what is cover, how to measure) and runs its phases through the game hooks that
+`Game` calls (`legal` and `apply` for actions, `on_phase_start` / `on_phase_end` for timed
+rules), each a function of the system's hook modules (`core.parts`). The phase sequence is data
+(`Phase`, `Step`), so a system with other phases only lists them. What a system keeps in its
+package's modules (set-up, standard model, readings) the base class reads from there.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,8 +22,9 @@ from battlesight.geometry.visibility import (
     Visibility,
     visibility_many,
 )
-from battlesight.scenes.systems import SYSTEMS
+from battlesight.scenes.systems import SYSTEMS, installed_systems, is_system, system_ids
 
+from .parts import FromPackage, find_hook, package_of
 from .profiles import resolve
 from .readings import Readings
 from .rules_data import check_rules_data, system_keys
@@ -91,29 +94,59 @@ def sight_batch(world: World, pairs: list[tuple[str, str]], queries: list[SightQ
     return results[:len(plain)], results[len(plain):]
 
 
+def _no_layout_checks(scene: Scene, deployment: Deployment,
+                      facts: SightFacts | None = None) -> list[Check]:
+    """A system without `setup.py`'s layout_checks checks nothing of its own."""
+    return []
+
+
 class Ruleset:
-    """Base class: sensible defaults a system overrides."""
+    """Base class: sensible defaults a system overrides, and the parts it keeps in its own
+    package's modules, read from there (`core.parts`)."""
 
     id: str = ""
     name: str = ""
-    digest: str = ""  # the system's rules page, relative to docs/rules
+    digest: str = ""  # the system's rules page, relative to docs/rules (default '<id>.md')
     measure_mode: str = "plan"  # 'plan' or '3d' base-to-base distances
     phases: tuple[Phase, ...] = ()
     non_body_parts: frozenset[str] = frozenset()
     game_turns: int = 6
     sight_rule: str = ""  # citation of the system's line-of-sight rule
     sight_samples: int = DEFAULT_SAMPLES  # silhouette samples of a judged sight line
-    #: the system's standard model: analysed on every cell of a layout, and what a scene model
-    #: without `profile` or `stats` is judged as (its data profile)
-    standard_profile: StandardModel | None = None
-    #: the system's named deployment maps, the first one its default (`core.deployment`)
-    deployment_maps: tuple[DeploymentMap, ...] = ()
-    #: how the system sets up terrain for a random layout (`core.setup`; None: it has none)
-    setup_rules: SetupRules | None = None
-    #: where the rules read more than one way: the readings a call may switch (`core.readings`,
-    #: `choose_readings`) and the register rows the code reads one way only, with the reason
-    readings: tuple[Reading, ...] = ()
-    ambiguities: tuple[Ambiguity, ...] = ()
+    #: the system's standard model (`standard.py` STANDARD): analysed on every cell of a
+    #: layout, and what a scene model without `profile` or `stats` is judged as
+    standard_profile: StandardModel | None = FromPackage("standard", "STANDARD")
+    #: the system's named deployment maps, the first one its default (`setup.py`
+    #: DEPLOYMENT_MAPS, `core.deployment`)
+    deployment_maps: tuple[DeploymentMap, ...] = FromPackage("setup", "DEPLOYMENT_MAPS", ())
+    #: how the system sets up terrain for a random layout (`setup.py` SETUP_RULES,
+    #: `core.setup`; None: it has none)
+    setup_rules: SetupRules | None = FromPackage("setup", "SETUP_RULES")
+    #: the system's own checks of a layout, each citing its rule (`setup.py` layout_checks,
+    #: `core.setup_checks`): `(scene, deployment, facts=None) -> [Check]`, set-up checks from
+    #: the scene and its zones, advice checks too when `facts` (where each zone sees) are
+    #: given; the on-table check every system shares is not among them
+    layout_checks: Callable[..., list[Check]] = FromPackage("setup", "layout_checks",
+                                                            _no_layout_checks)
+    #: where the rules read more than one way (`ambiguities.py`): the readings a call may
+    #: switch (`core.readings`, `choose_readings`) and the register rows the code reads one way
+    #: only, with the reason
+    readings: tuple[Reading, ...] = FromPackage("ambiguities", "READINGS", ())
+    ambiguities: tuple[Ambiguity, ...] = FromPackage("ambiguities", "AMBIGUITIES", ())
+    #: the mat `render --mat auto` lays under a table with ruins or buildings ('city' or
+    #: 'grass'); a table without them is always grass
+    table_mat: str = "grass"
+    #: whether pictures draw a figure in place of each plain cylinder volume (`viewer.proxies`:
+    #: a system that gives every model a cylinder)
+    proxy_figures: bool = False
+    #: the modules of the system's package that hold its game hooks (functions named as
+    #: `core.parts.GAME_HOOKS`), searched in order and imported at the first hook
+    hook_modules: tuple[str, ...] = ("actions",)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.id and not cls.digest:
+            cls.digest = f"{cls.id}.md"
 
     def choose_readings(self, chosen: Mapping[str, str] | None = None) -> Readings:
         """This system's readings, the defaults with `chosen` (id -> value) over them;
@@ -233,31 +266,37 @@ class Ruleset:
         targets, expected_unsaved); no dice are rolled."""
         raise NotImplementedError
 
-    # ---- battlefield set-up -----------------------------------------------------------------
-
-    def layout_checks(self, scene: Scene, deployment: Deployment,
-                      facts: SightFacts | None = None) -> list[Check]:
-        """The system's own checks of a layout, each citing its rule (`core.setup_checks`):
-        set-up checks from the scene and its zones; advice checks too when `facts` (where each
-        zone sees) are given. The on-table check every system shares is not among them."""
-        return []
-
     # ---- game -------------------------------------------------------------------------------
+
+    def hook(self, name: str) -> Callable[..., Any] | None:
+        """The system's game hook `name` (one of `core.parts.GAME_HOOKS`) from its hook
+        modules; None when it defines none and the default below holds."""
+        return find_hook(package_of(type(self)), tuple(self.hook_modules), name)
+
+    def _run_hook(self, name: str, game: Game) -> None:
+        hook = self.hook(name)
+        if hook is not None:
+            hook(game)
 
     def start_game(self, game: Game) -> None:
         """Set up per-unit state when a game starts."""
+        self._run_hook("start_game", game)
 
     def on_turn_start(self, game: Game) -> None:
         """Start of a player turn (before its first phase)."""
+        self._run_hook("turn_start", game)
 
     def on_phase_start(self, game: Game) -> None:
         """Start of a phase of the active player."""
+        self._run_hook("phase_start", game)
 
     def on_phase_end(self, game: Game) -> None:
         """End of a phase (morale checks and the like)."""
+        self._run_hook("phase_end", game)
 
     def on_step_start(self, game: Game) -> None:
         """Entering the second or a later step of a phase (compulsory moves and the like)."""
+        self._run_hook("step_start", game)
 
     def turn_order(self, game: Game) -> list[int]:
         """Player order for the game turn about to start (AoS rolls off each battle round);
@@ -265,36 +304,31 @@ class Ruleset:
         return list(game.turn_order)
 
     def on_game_turn_end(self, game: Game) -> None:
-        """End of a game turn (every player has had a turn): game length rolls."""
-        if game.game_turn >= self.game_turns:
+        """End of a game turn (every player has had a turn): game length rolls; default: the
+        game ends after `game_turns`."""
+        hook = self.hook("game_turn_end")
+        if hook is not None:
+            hook(game)
+        elif game.game_turn >= self.game_turns:
             game.end("last game turn played")
 
     def legal(self, game: Game, action: Action) -> Ruling:
-        return Ruling(False, "", f"{self.id} does not implement {action.kind!r}")
+        hook = self.hook("legal")
+        if hook is None:
+            return Ruling(False, "", f"{self.id} does not implement {action.kind!r}")
+        return hook(game, action)
 
     def apply(self, game: Game, action: Action) -> None:
-        raise NotImplementedError(action.kind)
+        hook = self.hook("apply")
+        if hook is None:
+            raise NotImplementedError(action.kind)
+        hook(game, action)
 
     def describe_phases(self) -> list[dict[str, Any]]:
         return [p.to_dict() for p in self.phases]
 
 
-class FromModule:
-    """A class attribute kept in another module of the ruleset's own package, read from it
-    when first asked for: e.g. the set-up data and checks of `setup.py`, which a sight verdict
-    (`los`) never reads. A function read this way is called as a static method."""
-
-    def __init__(self, module: str, name: str):
-        self.module, self.name, self.package = module, name, ""
-
-    def __set_name__(self, owner: type, attribute: str) -> None:
-        self.package = owner.__module__.rpartition(".")[0]
-
-    def __get__(self, obj: object, owner: type | None = None) -> Any:
-        return getattr(importlib.import_module(f"{self.package}.{self.module}"), self.name)
-
-
-#: the classes of the systems imported so far; `SYSTEMS` (from `scenes.systems`) lists them all
+#: the classes of the systems imported so far; `scenes.systems` lists every registered id
 REGISTRY: dict[str, type[Ruleset]] = {}
 
 
@@ -306,16 +340,23 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
     return cls
 
 
-def get_ruleset(ruleset_id: str) -> Ruleset:
-    """A fresh instance of the ruleset with this id (imports `rulesets.<id>` on first use)."""
-    # only a plain package name is imported: '../x' or 'a.b' are simply not a ruleset id
-    if ruleset_id not in REGISTRY and isinstance(ruleset_id, str) and ruleset_id.isidentifier():
-        try:
+def ruleset_class(ruleset_id: str) -> type[Ruleset]:
+    """The class of the registered system with this id, its package imported on first use
+    (a built-in `battlesight.rulesets.<id>`, or the entry point of an installed one);
+    KeyError naming the known ids for any other."""
+    if ruleset_id not in REGISTRY and is_system(ruleset_id):
+        if ruleset_id in SYSTEMS:
             importlib.import_module(f"battlesight.rulesets.{ruleset_id}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"battlesight.rulesets.{ruleset_id}":
-                raise
+        else:
+            loaded = installed_systems()[ruleset_id].load()
+            if isinstance(loaded, type) and issubclass(loaded, Ruleset):
+                REGISTRY.setdefault(loaded.id, loaded)
     if ruleset_id not in REGISTRY:
-        known = ", ".join(sorted(set(REGISTRY) | set(SYSTEMS)))
+        known = ", ".join(sorted(set(REGISTRY) | set(system_ids())))
         raise KeyError(f"no ruleset {ruleset_id!r} implemented (known ids: {known})")
-    return REGISTRY[ruleset_id]()
+    return REGISTRY[ruleset_id]
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """A fresh instance of the registered system with this id (`ruleset_class`)."""
+    return ruleset_class(ruleset_id)()

@@ -3,20 +3,16 @@
 Game-wide state that `Game` has no slot for (pending spells, models slain this turn, combat
 picks) lives in `game_state(game)`; action dispatch with the usual "whose unit is it" checks;
 removing casualties with a per-turn tally; the pending-spell flow (a spell is cast, the opponent
-may answer it before anything else happens); a ruleset whose game hooks live in an
-`actions` module.
+may answer it before anything else happens).
 """
 
 from __future__ import annotations
 
-import importlib
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .ruleset import Ruleset
 from .ruling import Ruling
 
 if TYPE_CHECKING:
@@ -136,44 +132,3 @@ class ReportHead:
     @property
     def firing(self) -> list[Any]:
         return [f for f in getattr(self, "firers", []) if f.can_fire]
-
-
-class HookedRuleset(Ruleset):
-    """A ruleset whose game hooks live in an `actions` module (start_game, phase_start,
-    phase_end, legal, apply; game_turn_end when it has one) beside its class, imported at the
-    first hook: a sight verdict (`los`) needs none of the game's handlers."""
-
-    #: the module of the hooks, in the ruleset's own package
-    hooks_module = "actions"
-
-    @property
-    def hooks(self) -> ModuleType:
-        package = type(self).__module__.rpartition(".")[0]
-        return importlib.import_module(f"{package}.{self.hooks_module}")
-
-    def start_game(self, game: Game) -> None:
-        self.hooks.start_game(game)
-
-    def on_phase_start(self, game: Game) -> None:
-        self.hooks.phase_start(game)
-
-    def on_phase_end(self, game: Game) -> None:
-        self.hooks.phase_end(game)
-
-    def on_step_start(self, game: Game) -> None:
-        start = getattr(self.hooks, "step_start", None)
-        if start is not None:
-            start(game)
-
-    def on_game_turn_end(self, game: Game) -> None:
-        end = getattr(self.hooks, "game_turn_end", None)
-        if end is None:
-            super().on_game_turn_end(game)
-        else:
-            end(game)
-
-    def legal(self, game: Game, action: Action) -> Ruling:
-        return self.hooks.legal(game, action)
-
-    def apply(self, game: Game, action: Action) -> None:
-        self.hooks.apply(game, action)

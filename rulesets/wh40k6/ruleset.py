@@ -5,18 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.rulesets.core.ruleset import FromModule, Phase, Ruleset, Step, register
-from battlesight.rulesets.core.ruling import Cover, Ruling
+from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
+from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.verdict import Verdict
 
-from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
-from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
-    from battlesight.rulesets.core.game import Action, Game
     from battlesight.scenes.model import ModelSpec, Scene
 
 
@@ -54,20 +51,15 @@ class WH40K6(Ruleset):
 
     id = "wh40k6"
     name = "Warhammer 40,000 6th edition"
-    digest = "wh40k6.md"
-    standard_profile = STANDARD
-    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
-    # (ambiguities.py)
-    deployment_maps = FromModule("setup", "DEPLOYMENT_MAPS")
-    setup_rules = FromModule("setup", "SETUP_RULES")
-    layout_checks = FromModule("setup", "layout_checks")
-    readings = READINGS
-    ambiguities = AMBIGUITIES
     measure_mode = "3d"  # base to base, vertical gaps count in ruins (wh40k6 §3)
     phases = PHASES
     game_turns = 7
     samples = 300  # silhouette samples per sight line in play
     sight_rule = "wh40k6 §4.2"
+    table_mat = "city"  # the ruins of the 41st millennium stand in cities
+    # the turn sequence (turns.py) and the action handlers (actions.py: shooting, assault,
+    # powers, morale), imported when a game first needs them
+    hook_modules = ("turns", "actions")
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -144,42 +136,3 @@ class WH40K6(Ruleset):
             ShotContext(weapon=weapon, moved=moved, vehicle_moved=COMBAT_SPEED if moved else 0.0,
                         samples=int(samples or self.samples))
         ).to_dict())
-
-    # ---- game -------------------------------------------------------------------------------
-    # the turn sequence and the action handlers (shooting, assault, powers, morale) are imported
-    # when a game first needs them: a sight verdict (`los`) needs none of them
-
-    def start_game(self, game: Game) -> None:
-        from . import turns
-
-        turns.start_game(game)
-
-    def on_turn_start(self, game: Game) -> None:
-        from . import turns
-
-        turns.turn_start(game)
-
-    def on_phase_start(self, game: Game) -> None:
-        from . import turns
-
-        turns.phase_start(game)
-
-    def on_phase_end(self, game: Game) -> None:
-        from . import turns
-
-        turns.phase_end(game)
-
-    def on_game_turn_end(self, game: Game) -> None:
-        from . import turns
-
-        turns.game_turn_end(game)
-
-    def legal(self, game: Game, action: Action) -> Ruling:
-        from . import actions
-
-        return actions.legal(game, action)
-
-    def apply(self, game: Game, action: Action) -> None:
-        from . import actions
-
-        actions.apply(game, action)

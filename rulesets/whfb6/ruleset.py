@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battlesight.rulesets.core.ruleset import FromModule, Phase, Step, register
+from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.state import HookedRuleset
 from battlesight.rulesets.core.verdict import Verdict
 
 from . import shooting, sight
-from .ambiguities import AMBIGUITIES, READINGS
 from .profile import Profile, merge_inline, parse_profile
-from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -53,20 +50,11 @@ PHASES = (
 
 
 @register
-class WHFB6(HookedRuleset):
+class WHFB6(Ruleset):
     """Warhammer Fantasy Battle 6th edition (rules page: docs/rules/whfb6.md)."""
 
     id = "whfb6"
     name = "Warhammer Fantasy Battle 6th edition"
-    digest = "whfb6.md"
-    standard_profile = STANDARD
-    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
-    # (ambiguities.py)
-    deployment_maps = FromModule("setup", "DEPLOYMENT_MAPS")
-    setup_rules = FromModule("setup", "SETUP_RULES")
-    layout_checks = FromModule("setup", "layout_checks")
-    readings = READINGS
-    ambiguities = AMBIGUITIES
     measure_mode = "plan"
     phases = PHASES
     game_turns = 6

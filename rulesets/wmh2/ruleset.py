@@ -6,24 +6,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.rulesets.core.ruleset import FromModule, Phase, Ruleset, Step, register
-from battlesight.rulesets.core.ruling import Cover, Ruling
+from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
+from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.verdict import Verdict
 
-from . import activation, report, resolve, terror
-from . import turn as turns
-from .ambiguities import AMBIGUITIES, READINGS
-from .bodies import bodies, standardise
+from . import activation, report
+from .bodies import bodies
 from .combat import clouds_of
 from .cover import defence
 from .profile import Profile, parse_profile, raw_profile
 from .rules import gap
 from .sight import viewer_points
-from .standard import STANDARD
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
-    from battlesight.rulesets.core.game import Action, Game
     from battlesight.scenes.model import ModelSpec, Scene
 
 PHASES = (
@@ -53,19 +49,12 @@ class WMH2(Ruleset):
 
     id = "wmh2"
     name = "WARMACHINE/HORDES MK II"
-    digest = "wmh2.md"
-    standard_profile = STANDARD
-    # the battlefield set-up (layout.py, read on first use) and the rules' open questions
-    # (ambiguities.py)
-    deployment_maps = FromModule("setup", "DEPLOYMENT_MAPS")
-    setup_rules = FromModule("setup", "SETUP_RULES")
-    layout_checks = FromModule("setup", "layout_checks")
-    readings = READINGS
-    ambiguities = AMBIGUITIES
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges
     sight_rule = "wmh2 §5.2"
     phases = PHASES
     game_turns = 10  # no fixed length (wmh2 §13); a cap for scripted games
+    proxy_figures = True  # every model is a cylinder (wmh2 §4): pictures draw a figure in it
+    hook_modules = ("hooks",)  # the turn sequence and the action handlers (hooks.py)
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -119,34 +108,3 @@ class WMH2(Ruleset):
         from .judge import judge
 
         return judge(board, list(pairs))
-
-    # ---- game -------------------------------------------------------------------------------
-
-    def start_game(self, game: Game) -> None:
-        standardise(game.board.world)
-        turns.start_game(game)
-
-    def on_turn_start(self, game: Game) -> None:
-        turns.turn_start(game)
-        terror.reset(game)
-
-    def on_phase_start(self, game: Game) -> None:
-        if game.phase.name == "maintenance":
-            turns.maintenance(game)
-        elif game.phase.name == "control":
-            turns.control_start(game)
-        elif game.phase.name == "activation":
-            terror.terror_checks(game)
-
-    def on_phase_end(self, game: Game) -> None:
-        if game.phase.name == "control":
-            turns.expire_upkeep(game)
-            resolve.threshold_and_frenzy(game)
-        elif game.phase.name == "activation":
-            resolve.finish_activations(game)
-
-    def legal(self, game: Game, action: Action) -> Ruling:
-        return activation.legal(game, action)
-
-    def apply(self, game: Game, action: Action) -> None:
-        resolve.apply(game, action)

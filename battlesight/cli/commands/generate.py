@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from battlesight.analysis import SETUP, deployment_map, generate_layout, layout_checks, legal
+from battlesight.analysis import (
+    deployment_map,
+    generate_layout,
+    layout_checks,
+    legal,
+    setup_systems,
+)
 from battlesight.analysis.batch import Job, analyze_batch
 from battlesight.analysis.maps import scene_deployment
 from battlesight.cli.arguments import int_in
@@ -32,7 +38,8 @@ MAX_COUNT = MAX_LAYOUTS
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="random legal terrain layouts from a ruleset's set-up rules")
-    parser.add_argument("--ruleset", required=True, choices=sorted(SETUP), help="game system")
+    parser.add_argument("--ruleset", required=True, choices=sorted(setup_systems()),
+                        help="game system")
     parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
                         help="first seed (default 0)")
     parser.add_argument("--count", type=int_in(), default=1,

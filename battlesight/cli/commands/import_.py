@@ -28,9 +28,9 @@ from battlesight.scenes.errors import SceneError
 from battlesight.scenes.importers import DEFAULT_RULESETS, FORMATS, ROSTERS, ImportOptions
 from battlesight.scenes.limits import MAX_MESSAGE, shorten
 from battlesight.scenes.loader import scene_from_dict
-from battlesight.scenes.model import RULESET_IDS
 from battlesight.scenes.output import write_outputs
 from battlesight.scenes.save import piece_to_dict, scene_to_dict, scene_to_yaml
+from battlesight.scenes.systems import system_ids
 from battlesight.scenes.yamlread import read_yaml
 
 
@@ -39,7 +39,7 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("file", metavar="FILE", help="the file to import")
     parser.add_argument("--format", required=True, choices=sorted(FORMATS),
                         help="the file's format (docs/import.md)")
-    parser.add_argument("--ruleset", choices=RULESET_IDS,
+    parser.add_argument("--ruleset", choices=system_ids(),
                         help="the scene's system (default: the format's own; a roster: the "
                              "--onto scene's)")
     parser.add_argument("--onto", metavar="SCENE", help="battlescribe: the scene to add the "
