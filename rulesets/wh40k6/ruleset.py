@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -68,6 +69,11 @@ class WH40K6(Ruleset):
     game_turns = 7
     samples = 300  # silhouette samples per sight line in play
     sight_rule = "wh40k6 §4.2"
+    # a tactical marine stands 1.6", an Ogryn or a biker 2.5"; vehicles and monstrous
+    # creatures up to a Baneblade's 5" or a Wraithknight's 9"
+    model_heights = MappingProxyType({**dict.fromkeys(
+        ("infantry", "jump infantry", "jet pack infantry", "bike", "jetbike", "beast",
+         "cavalry", "artillery"), 6.0), "": 24.0})
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -86,6 +92,9 @@ class WH40K6(Ruleset):
         profile = parse_profile(raw)
         check_profile(profile)
         return profile
+
+    def model_type(self, profile: Profile) -> str:
+        return profile.type
 
     def starting_wounds(self, profile: Profile) -> int:
         if profile.is_vehicle:

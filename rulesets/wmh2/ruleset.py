@@ -3,6 +3,7 @@ action handlers and the command-line reports (rules page: docs/rules/wmh2.md).""
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -64,6 +65,9 @@ class WMH2(Ruleset):
     ambiguities = AMBIGUITIES
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges
     sight_rule = "wmh2 §5.2"
+    # a trooper stands 1.2" (small base), a heavy warjack 3", a colossal 6"
+    model_heights = MappingProxyType({**dict.fromkeys(
+        ("trooper", "solo", "warcaster", "warlock"), 6.0), "": 24.0})
     phases = PHASES
     game_turns = 10  # no fixed length (wmh2 §13); a cap for scripted games
 
@@ -74,6 +78,9 @@ class WMH2(Ruleset):
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
         return parse_profile(raw, spec)
+
+    def model_type(self, profile: Profile) -> str:
+        return profile.type
 
     def starting_wounds(self, profile: Profile) -> int:
         return profile.boxes
