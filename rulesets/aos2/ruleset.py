@@ -70,6 +70,12 @@ class AOS2(HookedRuleset):
     # a Liberator stands 1.5", a Stormcast on a Gryph-charger 3"; monsters up to a
     # Stardrake's 10"
     model_heights = MappingProxyType({"infantry": 6.0, "cavalry": 8.0, "": 24.0})
+    action_params = MappingProxyType({
+        "priority": ("first",), "cast": ("spell", "target", "model"), "unbind": ("model",),
+        "move": ("to", "by", "run", "retreat", "at_the_double"), "garrison": ("feature",),
+        "leave_garrison": ("to",), "shoot": ("target",),
+        "charge": ("target", "targets", "forward_to_victory"), "fight": ("target",),
+        "inspiring_presence": ("hero",)})
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Warscroll:
         return parse_warscroll(raw, spec.extra)

@@ -119,6 +119,9 @@ class Ruleset:
     #: type `model_type` names ("" for any other): a taller written `height` is a `validate`
     #: warning (40 written for a 40 mm model). Bounds of what the system's models are, no rule.
     model_heights: Mapping[str, float] = MappingProxyType({"": 24.0})
+    #: the parameters each action of the system reads besides do, unit and player
+    #: (docs/actions.md): any other key of an action is refused (`core.action_keys`)
+    action_params: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
     def choose_readings(self, chosen: Mapping[str, str] | None = None) -> Readings:
         """This system's readings, the defaults with `chosen` (id -> value) over them;

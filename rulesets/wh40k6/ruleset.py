@@ -74,6 +74,11 @@ class WH40K6(Ruleset):
     model_heights = MappingProxyType({**dict.fromkeys(
         ("infantry", "jump infantry", "jet pack infantry", "bike", "jetbike", "beast",
          "cavalry", "artillery"), 6.0), "": 24.0})
+    action_params = MappingProxyType({
+        "move": ("to", "by"), "arrive": ("to",), "run": ("to", "by"),
+        "psychic": ("model", "power", "target", "pick", "point"),
+        "shoot": ("target", "weapon", "floor", "go_to_ground"),
+        "charge": ("target", "overwatch")})
 
     # ---- profiles ---------------------------------------------------------------------------
 

@@ -74,6 +74,13 @@ class WHFB6(HookedRuleset):
     # a man stands 1.2", a knight on his horse 2.5", a giant 4"; monsters and war machines up
     # to a dragon's 8"
     model_heights = MappingProxyType({"infantry": 6.0, "cavalry": 8.0, "": 24.0})
+    action_params = MappingProxyType({
+        "charge": ("target",), "react": ("reaction",),
+        "move": ("wheel", "forward", "then_wheel", "front", "facing", "by"),
+        "march": ("wheel", "forward", "then_wheel", "front", "facing", "by"),
+        "reform": ("facing", "files"), "cast": ("spell", "value", "dice", "target"),
+        "dispel": ("dice",), "dispel_in_play": ("spell", "target", "dice"),
+        "shoot": ("target", "weapon")})
 
     # ---- profiles ---------------------------------------------------------------------------
 

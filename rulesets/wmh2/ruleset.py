@@ -68,6 +68,12 @@ class WMH2(Ruleset):
     # a trooper stands 1.2" (small base), a heavy warjack 3", a colossal 6"
     model_heights = MappingProxyType({**dict.fromkeys(
         ("trooper", "solo", "warcaster", "warlock"), 6.0), "": 24.0})
+    action_params = MappingProxyType({
+        "allocate": ("to",), "leach": ("from",), "upkeep": ("spell",), "order": ("order",),
+        "advance": ("to", "by", "path", "facing"), "run": ("to", "by", "path", "facing"),
+        "charge": ("target", "targets", "stop_at"),
+        "attack": ("model", "target", "weapon", "boost_hit", "boost_damage", "additional"),
+        "heal": ("target", "amount")})
     phases = PHASES
     game_turns = 10  # no fixed length (wmh2 §13); a cap for scripted games
 
