@@ -45,8 +45,9 @@ def height_warnings(scene: Scene, ruleset: Ruleset) -> list[SceneWarning]:
     millimetres written for inches. A mesh model's own measured height is
     `scenes.mesh_warnings`' to judge."""
     out: list[SceneWarning] = []
+    lowest = min(ruleset.model_heights.values())
     for spec in scene.models:
-        if "height" in spec.measured:
+        if "height" in spec.measured or spec.height <= lowest:  # within every type's bound
             continue
         try:
             kind = ruleset.model_type(ruleset.load_profile(ruleset.raw_profile(scene, spec), spec))
