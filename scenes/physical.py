@@ -32,8 +32,9 @@ MIN_BASE_MM = 10.0
 OVERLAP_TOLERANCE = 0.01
 #: Centres closer than this (inches) are one spot: a model copied with its `at` unchanged.
 SAME_SPOT = 0.05
-#: Pieces whose plan is solid from the table up: a model meeting one is inside it, or, with
-#: its centre over it, stands on its top (a box, a mesh; a wall has no top to stand on).
+#: Pieces whose plan is solid from the table up (a ruin's walls are too): a model meeting one
+#: is inside it, or, with its centre over it, stands on its top (a wall has none: a model
+#: there stands on the table, in the wall).
 SOLID_TYPES = ("wall", "box", "mesh")
 #: Of those, the pieces a model stands on top of when its centre is over them.
 TOPPED_TYPES = ("box", "mesh")
@@ -78,18 +79,21 @@ def _ruin_walls(piece: TerrainPiece) -> shapely.Geometry | None:
     return shapely.union_all([shapely.Polygon(s) for s in strips]) if strips else None
 
 
-def _levels(scene: Scene, models: list[ModelSpec],
-            centres: np.ndarray) -> tuple[list[tuple], list[TerrainPiece | None]]:
-    """Each model's level (floor, z, the piece it stands on top of) and that piece."""
-    topped = [p for p in scene.terrain if p.type in TOPPED_TYPES]
-    tops: list[TerrainPiece | None] = [None] * len(models)
+def _levels(scene: Scene, models: list[ModelSpec], centres: np.ndarray
+            ) -> tuple[list[tuple], list[tuple[TerrainPiece, shapely.Geometry] | None]]:
+    """Each model's level (floor, z, the piece it stands on) and that piece with the plan of
+    what it stands on: the top of a box or mesh under its centre, or the upper floor of the
+    ruin under it (a ruin's ground floor is the table's level)."""
+    topped = [p for p in scene.terrain if p.type in (*TOPPED_TYPES, "ruin")]
+    tops: list[tuple[TerrainPiece, shapely.Geometry] | None] = [None] * len(models)
     if topped:
-        tree = shapely.STRtree([shapely.Polygon(piece_footprint(p)) for p in topped])
-        which, piece = tree.query(shapely.points(centres), predicate="intersects")
+        outlines = [shapely.Polygon(piece_footprint(p)) for p in topped]
+        which, piece = shapely.STRtree(outlines).query(shapely.points(centres),
+                                                       predicate="intersects")
         for w, k in zip(which.tolist(), piece.tolist(), strict=True):
-            if tops[w] is None:
-                tops[w] = topped[k]
-    levels = [(m.floor or 0, m.z, top.id if top is not None else None)
+            if tops[w] is None and (topped[k].type != "ruin" or models[w].floor):
+                tops[w] = (topped[k], outlines[k])
+    levels = [(m.floor or 0, m.z, top[0].id if top is not None else None)
               for m, top in zip(models, tops, strict=True)]
     return levels, tops
 
@@ -121,29 +125,40 @@ def _overlaps(scene: Scene, models: list[ModelSpec], shapes: list[shapely.Polygo
                            f"its base overlaps the base of {_where(first, scene)}: {fix}")
 
 
+def _overhangs(scene: Scene, models: list[ModelSpec], shapes: list[shapely.Polygon],
+               tops: list[tuple[TerrainPiece, shapely.Geometry] | None]
+               ) -> Iterator[SceneWarning]:
+    for m, base, top in zip(models, shapes, tops, strict=True):
+        if top is None or top[1].buffer(OVERLAP_TOLERANCE).contains(base):
+            continue
+        piece = top[0]
+        on = f"floor {m.floor}" if piece.type == "ruin" else "the top"
+        key = f"models[{m.id}].at"
+        yield SceneWarning(
+            scene.file, scene.line_of(key), key,
+            f"stands on {on} of {piece.type} {piece.id!r}, which is too narrow for its "
+            f"{_mm(m)} base (the base hangs over its edge): move it wholly onto {on} or off "
+            "the piece")
+
+
 def _inside_solids(scene: Scene, models: list[ModelSpec], shapes: list[shapely.Polygon],
-                   tops: list[TerrainPiece | None]) -> Iterator[SceneWarning]:
+                   tops: list[tuple[TerrainPiece, shapely.Geometry] | None]
+                   ) -> Iterator[SceneWarning]:
     solids = _solid_shapes(scene)
     if not solids:
         return
     tree = shapely.STRtree([s for _, s in solids])
     which, piece = tree.query(shapes, predicate="intersects")
     for w, k in sorted(zip(which.tolist(), piece.tolist(), strict=True)):
-        m, (solid, outline) = models[w], solids[k]
+        m, solid = models[w], solids[k][0]
+        on = tops[w][0] if tops[w] is not None else None
+        if solid.type != "ruin" and (on is solid or m.floor or m.z is not None):
+            continue  # on its top (`_overhangs`), or on a storey above it
+        what = "the walls of ruin" if solid.type == "ruin" else solid.type
         key = f"models[{m.id}].at"
-        if tops[w] is solid:  # a box's or a mesh's plan is its footprint: its top
-            if outline.buffer(OVERLAP_TOLERANCE).contains(shapes[w]):
-                continue
-            message = (f"stands on top of {solid.type} {solid.id!r}, which is too narrow for "
-                       f"its {_mm(m)} base (the base hangs over its edge): move it wholly onto "
-                       "the top or off the piece")
-        elif m.floor or m.z is not None:
-            continue  # on a storey: the model stands inside the building, among its walls
-        else:
-            what = "the walls of ruin" if solid.type == "ruin" else solid.type
-            message = (f"its {_mm(m)} base is inside {what} {solid.id!r} (solid from the "
-                       "table up): move it clear of the piece")
-        yield SceneWarning(scene.file, scene.line_of(key), key, message)
+        yield SceneWarning(scene.file, scene.line_of(key), key,
+                           f"its {_mm(m)} base is inside {what} {solid.id!r} (solid from the "
+                           "table up): move it clear of the piece")
 
 
 def _mm(m: ModelSpec) -> str:
@@ -167,8 +182,8 @@ def _inch_bases(scene: Scene, models: list[ModelSpec]) -> Iterator[SceneWarning]
 
 def physical_warnings(scene: Scene) -> list[SceneWarning]:
     """A warning per physical mistake of the scene's models: a base that reads as inches,
-    two models on one spot or with overlapping bases, a model inside a solid piece or on top
-    of one too narrow for its base."""
+    two models on one spot or with overlapping bases, a model on a top or ruin floor too narrow
+    for its base, a model inside a solid piece."""
     models = list(scene.models)
     if not models:
         return []
@@ -176,4 +191,5 @@ def physical_warnings(scene: Scene) -> list[SceneWarning]:
     shapes = _base_shapes(models)
     levels, tops = _levels(scene, models, centres)
     return [*_inch_bases(scene, models), *_overlaps(scene, models, shapes, centres, levels),
+            *_overhangs(scene, models, shapes, tops),
             *_inside_solids(scene, models, shapes, tops)]

@@ -19,6 +19,7 @@ from tests.test_validate_gate import PROBLEM, run, scene
 
 MARINE = "- {id: marine-1, unit: tac-1, at: [22, 20.5], profile: tactical-marine}"
 BOY = "- {id: boy-1, unit: boyz-1, at: [20, 33], facing: 180, profile: ork-boy}"
+SGT = "- {id: sgt, unit: tac-1, at: [14, 10], floor: 1, profile: space-marine-sergeant}"
 
 
 def marine(extra: str) -> str:
@@ -35,7 +36,11 @@ MISTAKES = [  # (old, new, key, what the warning says)
     (MARINE, MARINE.replace("[22, 20.5]", "[14, 12.9]"), "models[marine-1].at",
      "its 32 mm base is inside the walls of ruin 'ruin-1'"),
     (MARINE, MARINE.replace("[22, 20.5]", "[10.4, 32]"), "models[marine-1].at",
-     "stands on top of box 'block-1', which is too narrow for its 32 mm base"),
+     "stands on the top of box 'block-1', which is too narrow for its 32 mm base"),
+    (SGT, SGT.replace("[14, 10]", "[10.2, 10]"), "models[sgt].at",  # the open west side
+     "stands on floor 1 of ruin 'ruin-1', which is too narrow for its 32 mm base"),
+    (SGT, SGT.replace("[14, 10]", "[17.2, 10]"), "models[sgt].at",  # the east wall, upstairs
+     "its 32 mm base is inside the walls of ruin 'ruin-1'"),
     (MARINE, marine("base: 1.25"), "models[marine-1].base",
      "a 1.25 mm base is smaller than any model's (10 mm and up): base sizes are millimetres; "
      "if it is inches, write base: 31.75"),
