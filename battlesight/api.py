@@ -67,8 +67,9 @@ def load(source: SceneSource, *, strict: bool = False) -> Battlefield:
 
     The scene passes the same gate as `battlesight validate` (the format, the builders, the
     ruleset's rules data). Bad input raises `battlesight.scenes.SceneError`, whose `problems`
-    are the one-line `FILE:LINE: KEY: message` reports that `validate` prints; unknown keys
-    are kept as `Battlefield.warnings` (strict=True makes them errors, as `validate --strict`).
+    are the one-line `FILE:LINE: KEY: message` reports that `validate` prints; its warnings
+    (unknown keys, physical mistakes of the table) are kept as `Battlefield.warnings`
+    (strict=True makes them errors, as `validate --strict`).
     A scene file's world is built when first needed (`Battlefield.world`): what only the
     builders refuse (a mesh file that is no mesh, a model with no floor to stand on) is raised
     there, as the same `SceneBuildError` lines.
@@ -141,7 +142,8 @@ class Battlefield:
     world:   the Embree world of terrain and model volumes (built on first use)
     ruleset: the scene's game system
     board:   the scene and world seen through the ruleset (profiles, wounds, outlines)
-    warnings: the unknown-key warnings of the scene (`FILE:LINE: KEY: message` lines)
+    warnings: the warnings of the scene (unknown keys, physical mistakes), `FILE:LINE: KEY:
+        message` lines
     """
 
     def __init__(self, scene: Scene, world: World | None = None,

@@ -97,10 +97,22 @@ def base_outline(
 
     radii: (along facing, across) in inches; facing in degrees (0 looks along +y).
     """
-    ry, rx = radii
+    return base_outlines(np.asarray(center, dtype=np.float64)[None, :2], np.array([radii]),
+                         np.array([facing]), segments)[0]
+
+
+def base_outlines(centers: np.ndarray, radii: np.ndarray, facings: np.ndarray,
+                  segments: int = 64) -> np.ndarray:
+    """(n, segments, 2) outlines of n bases at once, as `base_outline` draws each: centers
+    (n, 2), radii (n, 2) as (along facing, across), facings (n,) in degrees."""
     angle = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)
-    local = np.column_stack([rx * np.cos(angle), ry * np.sin(angle)])
-    return np.asarray(center, dtype=np.float64)[:2] + local @ rotation_2d(facing).T
+    r = np.asarray(radii, dtype=np.float64)
+    local = np.stack([r[:, 1:2] * np.cos(angle), r[:, 0:1] * np.sin(angle)], axis=-1)
+    turn = np.radians(np.asarray(facings, dtype=np.float64))
+    c, s = np.cos(turn)[:, None], np.sin(turn)[:, None]
+    x, y = local[..., 0], local[..., 1]
+    centers = np.asarray(centers, dtype=np.float64)[:, :2]
+    return np.stack([c * x - s * y + centers[:, 0:1], s * x + c * y + centers[:, 1:2]], axis=-1)
 
 
 def base_gap(

@@ -26,7 +26,7 @@ from .ruins import (
 )
 from .types import TerrainGeometry
 
-__all__ = ["check_polygon_ruin", "polygon_ruin"]
+__all__ = ["check_polygon_ruin", "polygon_ruin", "polygon_wall_plan"]
 
 
 def _edge_frame(outline: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray, float,
@@ -39,6 +39,27 @@ def _edge_frame(outline: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray, fl
     return a, b, length, along, np.array([-along[1], along[0]])
 
 
+def _wall_strips(outline: np.ndarray, walled: Iterable[int], depth: float) -> list[np.ndarray]:
+    """A (4, 2) strip `depth` deep inside each walled edge of a CCW outline (a repeated point
+    holds no wall)."""
+    strips = []
+    for i in walled:
+        a, b, length, _, inward = _edge_frame(outline, i)
+        if length > 0:
+            strips.append(np.array([a, b, b + inward * depth, a + inward * depth]))
+    return strips
+
+
+def polygon_wall_plan(polygon: ArrayLike, height: float, floors: Sequence[float] = (),
+                      walls: Iterable[int] | None = None,
+                      wall_thickness: float = WALL_THICKNESS) -> list[np.ndarray]:
+    """The plan of each wall `polygon_ruin` builds: a (4, 2) strip on the table per walled
+    edge, `wall_thickness` deep inside it (where the scene checks find a base inside a wall).
+    BuildInputError as `check_polygon_ruin`."""
+    outline, _, _, walled = check_polygon_ruin(polygon, height, floors, walls, wall_thickness)
+    return _wall_strips(outline, walled, wall_thickness)
+
+
 def _floor(outline: np.ndarray, walled: Iterable[int], by: float):
     """The floor of a polygonal ruin (CCW outline): the outline less the ground under each
     walled edge's wall (a strip `by` deep inside the edge; an edge without a wall keeps its
@@ -48,11 +69,7 @@ def _floor(outline: np.ndarray, walled: Iterable[int], by: float):
     import shapely
     from shapely.geometry.polygon import orient
 
-    strips = []
-    for i in walled:
-        a, b, length, _, inward = _edge_frame(outline, i)
-        if length > 0:  # a repeated point holds no wall
-            strips.append(shapely.Polygon([a, b, b + inward * by, a + inward * by]))
+    strips = [shapely.Polygon(s) for s in _wall_strips(outline, walled, by)]
     floor = shapely.Polygon(outline)
     if strips:
         floor = floor.difference(shapely.union_all(strips))

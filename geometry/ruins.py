@@ -312,6 +312,23 @@ def ruin(
     )
 
 
+def wall_plan(at: ArrayLike, size: ArrayLike, walls: Iterable[str] = SIDES, rotation: float = 0.0,
+              wall_thickness: float = WALL_THICKNESS) -> list[np.ndarray]:
+    """The plan of each wall `ruin` builds on a rectangle: a (4, 2) strip on the table per
+    named side, its outer edge on the footprint's edge, `wall_thickness` deep inside it (where
+    the scene checks find a base inside a wall)."""
+    a, b = 0.5 * float(size[0]), 0.5 * float(size[1])
+    t = float(wall_thickness)
+    strips = []
+    for side in _sides(walls):
+        (ox, oy), along, inward = _FRAMES[side]
+        half = a if side in ("north", "south") else b
+        edge = np.array([ox * a, oy * b]) + np.outer((-half, half), along)
+        local = np.vstack([edge, edge[::-1] + np.asarray(inward) * t])
+        strips.append(to_table(local, at, rotation))
+    return strips
+
+
 def _wall_parts(stand: Callable[[np.ndarray], Mesh], tris: np.ndarray, core: np.ndarray,
                 into: tuple[list, list, list]) -> None:
     """Add a wall, its core and the rest of it (where the core is not all of it) to the three

@@ -77,13 +77,16 @@ def test_play_refuses_illegal_actions_without_failing(tmp_path, capsys):
     script = tmp_path / "bad.yaml"
     script.write_text("- {do: shoot, unit: tac-1, target: boyz-1}\n"
                       "- {do: move, unit: boyz-1, by: [0, -1]}\n"
-                      "- {do: move, unit: tac-1, by: [0, 9]}\n"
-                      "- {do: fly, unit: tac-1}\n")
+                      "- {do: move, unit: tac-1, by: [0, 9]}\n")
     data = run_cli("play", SCENE, "--actions", str(script), "--json").ok().json()
-    assert data["refused"] == 4
+    assert data["refused"] == 3
     reasons = [r["reason"] for r in data["results"]]
     assert "not allowed now" in reasons[0] and "player 2" in reasons[1]
-    assert "at most 6" in reasons[2] and "not allowed now" in reasons[3]
+    assert "at most 6" in reasons[2]
+    # an action the system does not know is no refusal of timing: the file is refused
+    script.write_text("- {do: fly, unit: tac-1}\n")
+    assert main(["play", SCENE, "--actions", str(script)]) == 2
+    assert ": action 1.do: unknown action 'fly'" in capsys.readouterr().err
     script.write_text("not: [a list")
     assert main(["play", SCENE, "--actions", str(script)]) == 2
     assert main(["play", SCENE, "--actions", str(tmp_path / "missing.yaml")]) == 2

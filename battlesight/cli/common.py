@@ -23,8 +23,8 @@ def add_scene_argument(parser: argparse.ArgumentParser) -> None:
 
 def load_checked(path: str) -> Scene:
     """The scene at path, through the whole gate `validate` runs (`battlesight.load`: the
-    format, the builders, the ruleset's rules data): SceneError on bad input; unknown-key
-    warnings go to stderr."""
+    format, the builders, the ruleset's rules data): SceneError on bad input; its
+    warnings (unknown keys, physical mistakes) go to stderr."""
     field = battlesight.load(path)
     for warning in field.warnings:
         print(warning, file=sys.stderr)

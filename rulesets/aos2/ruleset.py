@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
@@ -54,9 +55,22 @@ class AOS2(Ruleset):
     measure_mode = "3d"
     phases = PHASES
     game_turns = 5
+    # a Liberator stands 1.5", a Stormcast on a Gryph-charger 3"; monsters up to a
+    # Stardrake's 10"
+    model_heights = MappingProxyType({"infantry": 6.0, "cavalry": 8.0, "": 24.0})
+    action_params = MappingProxyType({
+        "priority": ("first",), "cast": ("spell", "target", "model"), "unbind": ("model",),
+        "move": ("to", "by", "run", "retreat", "at_the_double"), "garrison": ("feature",),
+        "leave_garrison": ("to",), "shoot": ("target",),
+        "charge": ("target", "targets", "forward_to_victory"), "fight": ("target",),
+        "inspiring_presence": ("hero",)})
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Warscroll:
         return parse_warscroll(raw, spec.extra)
+
+    def model_type(self, profile: Warscroll) -> str:
+        """INFANTRY or CAVALRY, by the warscroll's keywords ("" for any other)."""
+        return next((k for k in ("infantry", "cavalry") if profile.has(k)), "")
 
     def starting_wounds(self, profile: Warscroll) -> int:
         return int(profile.wounds)

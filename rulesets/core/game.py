@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from battlesight.scenes.errors import SceneBuildError, SceneProblem
 
+from .action_keys import action_problems
 from .board import Board
 from .dice import Roller
 from .ruleset import CORE_ACTIONS, Phase, Ruleset, Step, get_ruleset
@@ -219,6 +220,9 @@ class Game:
             act = Action.from_dict(action)
         except ValueError as exc:
             return Ruling(False, "", str(exc))
+        unknown = action_problems(self.ruleset, act.to_dict())
+        if unknown:  # a misspelt name is said as such, never as a question of timing
+            return Ruling(False, "", "; ".join(message for _, message in unknown))
         if self.over:
             return Ruling(False, "", "the game is over")
         if act.player is not None and act.player != self.active_player and \

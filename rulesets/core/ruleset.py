@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -147,6 +148,13 @@ class Ruleset:
         super().__init_subclass__(**kwargs)
         if cls.id and not cls.digest:
             cls.digest = f"{cls.id}.md"
+    #: the tallest a model of each type stands (inches, bottom of its base to its top), by the
+    #: type `model_type` names ("" for any other): a taller written `height` is a `validate`
+    #: warning (40 written for a 40 mm model). Bounds of what the system's models are, no rule.
+    model_heights: Mapping[str, float] = MappingProxyType({"": 24.0})
+    #: the parameters each action of the system reads besides do, unit and player
+    #: (docs/actions.md): any other key of an action is refused (`core.action_keys`)
+    action_params: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
     def choose_readings(self, chosen: Mapping[str, str] | None = None) -> Readings:
         """This system's readings, the defaults with `chosen` (id -> value) over them;
@@ -170,6 +178,11 @@ class Ruleset:
 
     def starting_wounds(self, profile: Any) -> int:
         return 1
+
+    def model_type(self, profile: Any) -> str:
+        """The type of a loaded profile as `model_heights` keys it ("" where the system tells
+        none apart)."""
+        return ""
 
     def is_vehicle(self, profile: Any) -> bool:
         return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -60,6 +61,16 @@ class WH40K6(Ruleset):
     # the turn sequence (turns.py) and the action handlers (actions.py: shooting, assault,
     # powers, morale), imported when a game first needs them
     hook_modules = ("turns", "actions")
+    # a tactical marine stands 1.6", an Ogryn or a biker 2.5"; vehicles and monstrous
+    # creatures up to a Baneblade's 5" or a Wraithknight's 9"
+    model_heights = MappingProxyType({**dict.fromkeys(
+        ("infantry", "jump infantry", "jet pack infantry", "bike", "jetbike", "beast",
+         "cavalry", "artillery"), 6.0), "": 24.0})
+    action_params = MappingProxyType({
+        "move": ("to", "by"), "arrive": ("to",), "run": ("to", "by"),
+        "psychic": ("model", "power", "target", "pick", "point"),
+        "shoot": ("target", "weapon", "floor", "go_to_ground"),
+        "charge": ("target", "overwatch")})
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -78,6 +89,9 @@ class WH40K6(Ruleset):
         profile = parse_profile(raw)
         check_profile(profile)
         return profile
+
+    def model_type(self, profile: Profile) -> str:
+        return profile.type
 
     def starting_wounds(self, profile: Profile) -> int:
         if profile.is_vehicle:

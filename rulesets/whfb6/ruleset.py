@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
@@ -58,6 +59,16 @@ class WHFB6(Ruleset):
     measure_mode = "plan"
     phases = PHASES
     game_turns = 6
+    # a man stands 1.2", a knight on his horse 2.5", a giant 4"; monsters and war machines up
+    # to a dragon's 8"
+    model_heights = MappingProxyType({"infantry": 6.0, "cavalry": 8.0, "": 24.0})
+    action_params = MappingProxyType({
+        "charge": ("target",), "react": ("reaction",),
+        "move": ("wheel", "forward", "then_wheel", "front", "facing", "by"),
+        "march": ("wheel", "forward", "then_wheel", "front", "facing", "by"),
+        "reform": ("facing", "files"), "cast": ("spell", "value", "dice", "target"),
+        "dispel": ("dice",), "dispel_in_play": ("spell", "target", "dice"),
+        "shoot": ("target", "weapon")})
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -69,6 +80,9 @@ class WHFB6(Ruleset):
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
         return parse_profile(raw, spec.extra.get("role"))
+
+    def model_type(self, profile: Profile) -> str:
+        return profile.type
 
     def starting_wounds(self, profile: Profile) -> int:
         return int(profile.stat("W", 1) or 1)

@@ -3,6 +3,7 @@ action handlers and the command-line reports (rules page: docs/rules/wmh2.md).""
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -51,6 +52,15 @@ class WMH2(Ruleset):
     name = "WARMACHINE/HORDES MK II"
     measure_mode = "plan"  # wmh2 §3 A4: distances in plan between base edges
     sight_rule = "wmh2 §5.2"
+    # a trooper stands 1.2" (small base), a heavy warjack 3", a colossal 6"
+    model_heights = MappingProxyType({**dict.fromkeys(
+        ("trooper", "solo", "warcaster", "warlock"), 6.0), "": 24.0})
+    action_params = MappingProxyType({
+        "allocate": ("to",), "leach": ("from",), "upkeep": ("spell",), "order": ("order",),
+        "advance": ("to", "by", "path", "facing"), "run": ("to", "by", "path", "facing"),
+        "charge": ("target", "targets", "stop_at"),
+        "attack": ("model", "target", "weapon", "boost_hit", "boost_damage", "additional"),
+        "heal": ("target", "amount")})
     phases = PHASES
     game_turns = 10  # no fixed length (wmh2 §13); a cap for scripted games
     proxy_figures = True  # every model is a cylinder (wmh2 §4): pictures draw a figure in it
@@ -63,6 +73,9 @@ class WMH2(Ruleset):
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Profile:
         return parse_profile(raw, spec)
+
+    def model_type(self, profile: Profile) -> str:
+        return profile.type
 
     def starting_wounds(self, profile: Profile) -> int:
         return profile.boxes

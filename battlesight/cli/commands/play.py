@@ -5,6 +5,7 @@ atomically."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,13 @@ from battlesight.cli.common import (
     load,
 )
 from battlesight.cli.errors import UsageError
+from battlesight.rulesets.core.action_keys import action_problems
 from battlesight.rulesets.core.game import Game
 from battlesight.rulesets.core.profiles import ProfileError
 from battlesight.rulesets.core.readings import use
+from battlesight.rulesets.core.ruleset import Ruleset
 from battlesight.scenes import limits
-from battlesight.scenes.checks import line_of, plain
+from battlesight.scenes.checks import item_line, line_of, plain
 from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.limits import MAX_SEED, shorten, shown
 from battlesight.scenes.output import to_json, write_outputs
@@ -44,12 +47,42 @@ def add_parser(sub, name: str) -> None:
     add_reading_arguments(parser)
 
 
+@dataclass
+class ActionScript:
+    """An actions file read: its actions as plain dicts, its seed, and the lines of each action
+    and of its keys, so that what the game's system does not know is named where it is
+    written (`problems`)."""
+
+    file: str
+    actions: list[dict[str, Any]]
+    seed: int | None
+    lines: list[tuple[int | None, dict[Any, int]]]
+
+    def problems(self, ruleset: Ruleset) -> list[SceneProblem]:
+        """One problem per unknown action or key of an action (`core.action_keys`), at its
+        line; the key path names the action by its number (`action 3.facng`)."""
+        out = []
+        for i, action in enumerate(self.actions):
+            line, keys = self.lines[i]
+            for key, message in action_problems(ruleset, action):
+                out.append(SceneProblem(self.file, keys.get(key, line), f"action {i + 1}.{key}",
+                                        message))
+        return out
+
+
 def read_actions(path: str) -> tuple[list[dict[str, Any]], int | None]:
-    """The actions of a script file and its optional seed.
+    """The actions of a script file (plain dicts) and its optional seed (`read_script`)."""
+    script = read_script(path)
+    return script.actions, script.seed
+
+
+def read_script(path: str) -> ActionScript:
+    """The actions of a script file, its optional seed and their lines.
 
     The file is read as a scene is (``scenes.yamlread``: regular files only, size, depth and
     alias limits, UTF-8, duplicate keys and non-finite numbers refused); SceneError with
-    ``FILE:LINE: KEY: message`` problems otherwise.
+    ``FILE:LINE: KEY: message`` problems otherwise. Which actions and keys the scene's system
+    knows is checked once the scene is read (`ActionScript.problems`, in `play`).
     """
     data, problems = read_yaml(path, "actions file")
 
@@ -83,7 +116,8 @@ def read_actions(path: str) -> tuple[list[dict[str, Any]], int | None]:
         line, key, value = far
         raise refuse(line, key, f"{shown(value)} is beyond {limits.MAX_COORDINATE:,g}: an "
                                 "action's numbers are inches, counts or dice on a table")
-    return plain(data), seed
+    lines = [(item_line(data, i), dict(getattr(a, "lines", {}))) for i, a in enumerate(data)]
+    return ActionScript(path, plain(data), seed, lines)
 
 
 def _far_number(value: Any, key: str, line: int | None = None
@@ -108,15 +142,21 @@ def _far_number(value: Any, key: str, line: int | None = None
     return None
 
 
-def play(scene_path: str, actions: list[dict[str, Any]], seed: int,
+def play(scene_path: str, actions: list[dict[str, Any]] | ActionScript, seed: int,
          readings: list[str] | None = None) -> tuple[Game, list[dict]]:
     """The actions played in order on a game of the scene, under the readings given (`--reading`
-    texts): the game and one result per action."""
+    texts): the game and one result per action. Actions read from a file whose system does not
+    know an action or key of theirs: SceneError naming each, nothing played."""
     scene, world = load(scene_path)
     try:
         game = Game(scene, scene.ruleset, seed, world=world)
     except (KeyError, ProfileError) as exc:
         raise UsageError(str(exc).strip("'\"")) from None
+    if isinstance(actions, ActionScript):
+        unknown = actions.problems(game.ruleset)
+        if unknown:  # a misspelt action or key: the whole file, before any action is played
+            raise SceneError(unknown)
+        actions = actions.actions
     with use(chosen_readings(readings, game.ruleset)):
         return game, _results(game, actions)
 
@@ -161,13 +201,13 @@ def _check_meshes_reach(scene, out: str) -> None:
 
 
 def run(args) -> int:
-    actions, file_seed = read_actions(args.actions)
-    seed = args.seed if args.seed is not None else (file_seed or 0)
+    script = read_script(args.actions)
+    seed = args.seed if args.seed is not None else (script.seed or 0)
     _check_writable(args.out, "--out")
     _check_writable(args.log, "--log")
     if args.out and args.log and Path(args.out).resolve() == Path(args.log).resolve():
         raise UsageError(f"--out and --log name the same file {args.out}")
-    game, results = play(args.scene, actions, seed, args.reading)
+    game, results = play(args.scene, script, seed, args.reading)
     if args.out:
         _check_meshes_reach(game.board.scene, args.out)
     files = {}  # every output is built whole before any is written, and printed after

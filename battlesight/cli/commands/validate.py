@@ -2,7 +2,8 @@
 
 Runs the gate every command's load step runs: the scene format, the builders (each piece built,
 mesh files parsed, every model standing somewhere) and the ruleset's rules data. Unknown keys
-are warnings (exit code 0) unless --strict makes them errors.
+and physical mistakes of the table (overlapping bases, a model inside a wall, ...) are warnings
+(exit code 0) unless --strict makes them errors.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="check a scene file and report every problem")
     add_scene_argument(parser)
     parser.add_argument("--strict", action="store_true",
-                        help="unknown keys are errors, not warnings")
+                        help="warnings (unknown keys, physical mistakes) are errors")
 
 
 def run(args) -> int:
