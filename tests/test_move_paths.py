@@ -4,6 +4,7 @@ blocked, under the 40k and AoS seeds (shared/seeds/000_*.txt, 003_*.txt)."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -13,6 +14,8 @@ from battlesight.rulesets.core.paths import check_path, crowd
 from battlesight.rulesets.wh40k6 import movement
 
 import battlesight
+from battlesight.cli.main import main
+from tests.helpers import write_scene
 
 R = 16 / 25.4  # a 32 mm base's radius in inches
 
@@ -136,3 +139,42 @@ def test_a_crowd_made_once_answers_as_each_call_would():
         alone = check_path(board, "a", [end], 8.0, movement.PATHS)
         shared = check_path(board, "a", [end], 8.0, movement.PATHS, others=others)
         assert alone == shared
+
+
+#: a marine squad of two, the second model 3" in front of the first
+SQUAD = """\
+format: 1
+name: through a base
+ruleset: wh40k6
+table: [48, 48]
+models:
+  - {id: a, unit: sq, player: 1, at: [10, 10], base: 32, height: 1.6, profile: tactical-marine}
+  - {id: b, unit: sq, player: 1, at: [10, 13], base: 32, height: 1.6, profile: tactical-marine}
+  - {id: ork, unit: boyz, player: 2, at: [40, 40], base: 32, height: 1.7, profile: ork-boy}
+"""
+
+
+def test_play_refuses_a_move_through_a_base_citing_the_rule(tmp_path, capsys):
+    """`battlesight play`: a 5" move of one model straight through its squad-mate's base is
+    refused with wh40k6 §7.2 and the model in the way; the same move round it is played."""
+    scene = write_scene(tmp_path, SQUAD)
+    actions = write_scene(tmp_path, "actions:\n  - {do: move, unit: sq, to: {a: [10, 15]}}\n"
+                          "  - {do: move, unit: sq, to: {a: [11.8, 12]}}\n", "actions.yaml")
+    assert main(["play", str(scene), "--actions", str(actions), "--seed", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "  1. move sq: REFUSED (wh40k6 §7.2): a would move through b's base"
+    assert out[1] == "  2. move sq: ok"
+
+
+def test_battlefield_move_answers_the_moved_battlefield_or_why_not(tmp_path):
+    bf = battlesight.load(write_scene(tmp_path, SQUAD))
+    refused = bf.move("a", (10, 15))
+    assert not refused and refused.battlefield is None
+    assert refused.check.blocker == "b" and refused.check.rule == "wh40k6 §7.2"
+    moved = bf.move("a", (10.5, 15), via=[(11.3, 12), (11.3, 14)])
+    assert moved.ok and moved.check.used == pytest.approx(
+        math.hypot(1.3, 2) + 2 + math.hypot(0.8, 1))
+    assert moved.battlefield.board.outline("a").center == (10.5, 15.0)
+    assert bf.board.outline("a").center == (10.0, 10.0)  # this one is unchanged
+    with pytest.raises(KeyError):
+        bf.move("nobody", (1, 1))

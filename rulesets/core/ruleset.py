@@ -9,7 +9,7 @@ sequence is data (`Phase`, `Step`), so a system with other phases only lists the
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from battlesight.geometry.visibility import (
 )
 from battlesight.scenes.systems import SYSTEMS
 
+from .paths import MoveCheck, PathRules, check_path
 from .profiles import resolve
 from .readings import Readings
 from .rules_data import check_rules_data, system_keys
@@ -182,6 +183,28 @@ class Ruleset:
         """Units a new board holds inside a terrain piece instead of on the table ({unit:
         piece}, `Board.inside`): none, unless a system has garrisons."""
         return {}
+
+    def path_rules(self, profile: Any) -> PathRules | None:
+        """What the seed checks along a model's normal move (`core.paths`); None where the
+        system does not move models one by one along paths here (wmh2's own paths in
+        `wmh2.movement`, whfb6's blocks)."""
+        return None
+
+    def move_allowance(self, profile: Any) -> float:
+        """Inches of a normal move for a model of this profile."""
+        return 0.0
+
+    def move_check(self, board: Board, model: str, path: Sequence[tuple[float, float]], *,
+                   floor: int | None = None) -> MoveCheck:
+        """One model's normal move along `path` (plan waypoints, the last the end) as the
+        seed checks it: the core's `check_path` under `path_rules` and `move_allowance`;
+        ValueError for a system without path rules."""
+        profile = board.profile(model)
+        rules = self.path_rules(profile)
+        if rules is None:
+            raise ValueError(f"{self.id} moves are not checked by model paths here; play "
+                             "them through a game (Battlefield.game)")
+        return check_path(board, model, path, self.move_allowance(profile), rules, floor=floor)
 
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,
               samples: int | None = None) -> list[Verdict]:
