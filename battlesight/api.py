@@ -15,6 +15,7 @@ shooting from `Ruleset.shooting_report`, layouts from `battlesight.analysis.anal
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ import numpy as np
 
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.moves import parse_point
+from battlesight.rulesets.core.paths import MoveCheck
 from battlesight.rulesets.core.readings import (
     Readings,
     current_readings,
@@ -133,6 +136,22 @@ class WhoSeesWhom:
 
     def to_dict(self) -> dict[str, Any]:
         return {"models": list(self.ids), "verdicts": [v.to_dict() for v in self.verdicts]}
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """What `Battlefield.move` answers: `check` (a `MoveCheck`: allowed, reach, chance,
+    used, left, rule, blocker, reason) and the moved `battlefield` (None when refused)."""
+
+    check: MoveCheck
+    battlefield: Battlefield | None
+
+    @property
+    def ok(self) -> bool:
+        return self.check.allowed
+
+    def __bool__(self) -> bool:
+        return self.ok
 
 
 class Battlefield:
@@ -287,6 +306,26 @@ class Battlefield:
 
         return analyze_scene(self.scene, grid=grid, deployment=deployment,
                              world=terrain_world(self.scene))
+
+    def move(self, model: str, to: tuple[float, float] | list, *,
+             via: list[tuple[float, float]] | None = None,
+             floor: int | None = None) -> MoveResult:
+        """`model`'s normal move to `to` (through the waypoints `via` first), checked along
+        its path by the ruleset (`Ruleset.move_check`, the core's `check_path`: bases
+        crossed, impassable pieces, enemy distance, climbing, difficult terrain's chance).
+        Allowed: `battlefield` is a new Battlefield with the model there (this one is
+        unchanged); refused: None, and `check` says why (rule, blocker). ValueError for a
+        system whose moves are not checked by model paths (wmh2, whfb6: use `game`)."""
+        self._check(model)
+        path = [parse_point(p, "via") for p in via or []] + [parse_point(to, "to")]
+        check = self.ruleset.move_check(self.board, model, path, floor=floor)
+        if not check.allowed:
+            return MoveResult(check, None)
+        scene = copy.deepcopy(self.scene)
+        spec = next(m for m in scene.models if m.id == model)
+        spec.at = (float(path[-1][0]), float(path[-1][1]))
+        spec.floor = floor or None
+        return MoveResult(check, Battlefield(scene, warnings=self.warnings))
 
     def game(self, seed: int = 0, first_player: int | None = None) -> Game:
         """A game on this scene, dice from `seed` (the same seed replays identically). The

@@ -14,6 +14,7 @@ from .warscroll import Warscroll, parse_warscroll
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.paths import PathRules
     from battlesight.scenes.model import ModelSpec
 
 PHASES = (
@@ -97,6 +98,14 @@ class AOS2(Ruleset):
                               else sight.SAMPLES_JUDGED, weapon=weapon or None,
                               garrisons=dict(board.inside))
         return label_profiles(board, attacks.analyse(board, unit, target, ctx).to_dict())
+
+    def path_rules(self, profile: Warscroll) -> PathRules:
+        from .moves import NORMAL
+
+        return NORMAL
+
+    def move_allowance(self, profile: Warscroll) -> float:
+        return float(profile.move)
 
     def units_inside(self, board: Board) -> dict[str, str]:
         """The scene's garrisons (`garrison: FEATURE` on a unit entry, §6.4)."""

@@ -11,7 +11,7 @@ package's modules (set-up, standard model, readings) the base class reads from t
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from battlesight.geometry.visibility import (
 from battlesight.scenes.systems import SYSTEMS, installed_systems, is_system, system_ids
 
 from .parts import FromPackage, find_hook, package_of
+from .paths import MoveCheck, PathRules, check_path
 from .profiles import resolve
 from .readings import Readings
 from .rules_data import check_rules_data, system_keys
@@ -228,6 +229,28 @@ class Ruleset:
         """Units a new board holds inside a terrain piece instead of on the table ({unit:
         piece}, `Board.inside`): none, unless a system has garrisons."""
         return {}
+
+    def path_rules(self, profile: Any) -> PathRules | None:
+        """What the seed checks along a model's normal move (`core.paths`); None where the
+        system does not move models one by one along paths here (wmh2's own paths in
+        `wmh2.movement`, whfb6's blocks)."""
+        return None
+
+    def move_allowance(self, profile: Any) -> float:
+        """Inches of a normal move for a model of this profile."""
+        return 0.0
+
+    def move_check(self, board: Board, model: str, path: Sequence[tuple[float, float]], *,
+                   floor: int | None = None) -> MoveCheck:
+        """One model's normal move along `path` (plan waypoints, the last the end) as the
+        seed checks it: the core's `check_path` under `path_rules` and `move_allowance`;
+        ValueError for a system without path rules."""
+        profile = board.profile(model)
+        rules = self.path_rules(profile)
+        if rules is None:
+            raise ValueError(f"{self.id} moves are not checked by model paths here; play "
+                             "them through a game (Battlefield.game)")
+        return check_path(board, model, path, self.move_allowance(profile), rules, floor=floor)
 
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,
               samples: int | None = None) -> list[Verdict]:

@@ -15,6 +15,7 @@ from .sight import sight_origin, skip_models, target_parts
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.paths import PathRules
     from battlesight.scenes.model import ModelSpec, Scene
 
 
@@ -126,6 +127,16 @@ class WH40K6(Ruleset):
         vis = look(board, [(f, target) for f in firers], samples)
         return cover_from_views(board, firers, target, list(vis.values()),
                                 gone_to_ground=bool(context.get("gone_to_ground")))
+
+    def path_rules(self, profile: Profile) -> PathRules:
+        from .movement import PATHS
+
+        return PATHS
+
+    def move_allowance(self, profile: Profile) -> float:
+        from .movement import allowance
+
+        return allowance(profile)
 
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,
               samples: int | None = None) -> list[Verdict]:
