@@ -16,6 +16,7 @@ from .warscroll import Warscroll, parse_warscroll
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Game
     from battlesight.scenes.model import ModelSpec
 
 PHASES = (
@@ -107,3 +108,11 @@ class AOS2(HookedRuleset):
         from .judge import judge
 
         return judge(board, list(pairs), int(samples or sight.SAMPLES_JUDGED))
+
+    def move_allowance(self, game: Game, unit: str) -> float:
+        """The slowest model's Move characteristic (aos2 §7.1)."""
+        board = game.board
+        return float(min(board.profile(m).move for m in board.unit_models(unit)))
+
+    def weapon_ranges(self, profile: Warscroll) -> list[tuple[str, float]]:
+        return [(w.name, float(w.range)) for w in profile.missile() if w.range]

@@ -29,6 +29,8 @@ from .ruling import Cover, Ruling
 from .verdict import Verdict, cover_modifiers
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from battlesight.geometry.world import World
     from battlesight.scenes.keys import SceneKeys
     from battlesight.scenes.model import ModelSpec, Scene
@@ -274,6 +276,37 @@ class Ruleset:
 
     def apply(self, game: Game, action: Action) -> None:
         raise NotImplementedError(action.kind)
+
+    # ---- moving models (`core.move_check`) -----------------------------------------------
+
+    def weapon_ranges(self, profile: Any) -> list[tuple[str, float]]:
+        """(name, range in inches) of each of a profile's ranged weapons (the window's range
+        rings); [] where the system has none."""
+        return []
+
+    def move_allowance(self, game: Game, unit: str) -> float | None:
+        """How far the unit may move in its move action (inches); None: no single figure."""
+        return None
+
+    def move_params(self, game: Game, unit: str, dests: dict[str, tuple[float, float]]
+                    ) -> dict[str, Any]:
+        """The move action's parameters that send these models to these plan points (each
+        keeping its floor where the floor is there); ValueError(rule, reason) where the
+        system moves the unit otherwise."""
+        from .moves import kept_floor
+
+        board, to = game.board, {}
+        for m, (x, y) in dests.items():
+            floor = kept_floor(board.world, (x, y), board.floor_of(m))
+            to[m] = {"at": [float(x), float(y)], "floor": floor} if floor else [float(x),
+                                                                                 float(y)]
+        return {"to": to}
+
+    def move_chance(self, game: Game, unit: str, params: dict[str, Any]
+                    ) -> tuple[Fraction, str] | None:
+        """The chance a legal move (its action's parameters) gets all the way where dice
+        decide, and the rule; None where no dice are rolled."""
+        return None
 
     def describe_phases(self) -> list[dict[str, Any]]:
         return [p.to_dict() for p in self.phases]

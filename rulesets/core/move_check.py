@@ -1,0 +1,126 @@
+"""Whether models may move to new places, judged by the scene's ruleset as a game would.
+
+`MoveTrial(scene, unit)` sets up a game on a copy of the scene (so nothing shown changes) and
+puts it in the step where the unit's player moves it; `check({model: (x, y)})` then asks the
+system's own move legality (`Ruleset.legal` on its move action: allowance, terrain, the 1"
+rules, coherency, formations) and says how far the move goes, what is left of the allowance,
+and the chance where dice decide (40k difficult terrain). The window's drags and
+`Battlefield.move` both judge through this one function.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .game import Action, Game
+from .ruling import Ruling
+
+if TYPE_CHECKING:
+    from battlesight.scenes.model import Scene
+
+#: the action each system moves a unit with in its movement step (wmh2: a full advance)
+MOVE_KINDS = ("move", "advance")
+Point = tuple[float, float]
+
+
+@dataclass
+class MoveCheck:
+    """The ruleset's answer for one move: allowed or not, the rule and why, the longest
+    straight distance a moving model's base centre goes (inches), the allowance (None where
+    the system gives none), and the chance the move succeeds where dice decide (None: no dice)."""
+
+    ok: bool
+    rule: str
+    reason: str
+    distance: float
+    allowance: float | None
+    chance: Fraction | None = None
+    chance_rule: str = ""
+
+    @property
+    def left(self) -> float | None:
+        """Allowance left after this move (None without an allowance)."""
+        return None if self.allowance is None else self.allowance - self.distance
+
+    def summary(self) -> str:
+        """One line: the move so far and what is left, or the refusal with its rule."""
+        text = f'moved {self.distance:.1f}"'
+        if self.allowance is not None:
+            text += f' of {self.allowance:g}" ({max(0.0, self.left):.1f}" left)'
+        if not self.ok:
+            return f"{text}: not allowed, {self.reason} [{self.rule}]"
+        if self.chance is not None:
+            text += f"; {float(self.chance):.0%} chance [{self.chance_rule}]"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok, "rule": self.rule, "reason": self.reason,
+                               "distance": round(self.distance, 4),
+                               "allowance": self.allowance}
+        if self.chance is not None:
+            out["chance"] = float(self.chance)
+            out["chance_rule"] = self.chance_rule
+        return out
+
+
+class MoveTrial:
+    """A game of a copy of `scene` standing in the step where `unit` moves (see the module
+    docstring); one per drag, then `check` on every pointer move."""
+
+    def __init__(self, scene: Scene, unit: str):
+        trial = copy.deepcopy(scene)
+        player = next(m.player for m in trial.models if (m.unit or m.id) == unit)
+        self.game = Game(trial, first_player=player)
+        self.unit = unit
+        self.kind = self._reach_move_step(player)
+        self.allowance = self.game.ruleset.move_allowance(self.game, unit)
+
+    def _reach_move_step(self, player: int) -> str | None:
+        """Advance to the first step of the player's turn that takes a move action."""
+        game = self.game
+        for _ in range(64):
+            kind = next((k for k in MOVE_KINDS if k in game.step.actions), None)
+            if kind is not None and game.active_player == player:
+                return kind
+            game.advance()
+        return None
+
+    def start(self, model: str) -> Point:
+        """Where a model stands in the trial (its base centre)."""
+        return tuple(self.game.board.outline(model).center)
+
+    def check(self, dests: dict[str, Point]) -> MoveCheck:
+        """The ruleset's verdict on moving these models of the unit to these plan points."""
+        game = self.game
+        distance = max((float(np.hypot(*np.subtract(at, self.start(m))))
+                        for m, at in dests.items()), default=0.0)
+        if self.kind is None:
+            return MoveCheck(False, game.ruleset.phases[0].rule if game.ruleset.phases else "",
+                             f"{game.ruleset.id} has no move action", distance, None)
+        try:
+            params = game.ruleset.move_params(game, self.unit, dests)
+        except ValueError as refusal:
+            rule, why = refusal.args
+            return MoveCheck(False, rule, why, distance, self.allowance)
+        ruling: Ruling = game.ruleset.legal(game, Action(self.kind, unit=self.unit,
+                                                         params=params))
+        check = MoveCheck(ruling.ok, ruling.rule, ruling.reason, distance, self.allowance)
+        if ruling.ok:
+            odds = game.ruleset.move_chance(game, self.unit, params)
+            if odds is not None:
+                check.chance, check.chance_rule = odds
+        return check
+
+
+def judge_move(scene: Scene, dests: dict[str, Point]) -> MoveCheck:
+    """One move judged on its own (scripts, `Battlefield.move`): the models must be of one
+    unit."""
+    units = {next((m.unit or m.id) for m in scene.models if m.id == d) for d in dests}
+    if len(units) != 1:
+        raise ValueError(f"a move takes the models of one unit, got {sorted(units)}")
+    return MoveTrial(scene, units.pop()).check(dests)
