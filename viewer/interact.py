@@ -17,13 +17,18 @@ import numpy as np
 from .cameras import Orbit, preset_orbit
 from .edit_mode import EDIT_HELP, EditMode, toggle_edit
 from .heatmap import DEFAULT_GRID, EYES, Analyser, chosen_heat, next_field
+from .measuring import distance_text, range_rings
+from .model_drag import ModelDrag
 from .overlays import ruler_ends
 from .sceneview import SceneView
 
+HELP_HINT = ["F1 or ? keys and mouse   q quit"]  # the help panel, folded
 HELP = [
     "Keys (? or F1 hides this)",
     "left-drag orbit, right/middle-drag pan, wheel zoom",
     "click a model: select it, sight lines to every enemy",
+    "drag a model: move it (shift: its unit), judged by the rules",
+    "z / y undo, redo moves (in edit mode: terrain edits)",
     "click an enemy or a line: why (blockers, rule) + samples",
     "click that enemy again to select it",
     "1 top   2 iso   3 edge 1   4 edge 2",
@@ -31,7 +36,8 @@ HELP = [
     "m ruler: click two models or two table points",
     "l labels   h heatmap (layout exposure)   j next heatmap field",
     "t edit terrain: move, turn, add, delete, undo, save",
-    "tab next model   r / F5 reload the scene from disk   esc clear",
+    "tab next model   r / F5 reload the scene from disk",
+    "esc drop the drag or selection (nothing to drop: quit)   q quit",
 ]
 PRESET_KEYS = {"1": "top", "2": "iso", "3": "edge1", "4": "edge2"}
 PICK_PX = 12.0  # how close (pixels) a click must be to a model or a sight line
@@ -69,7 +75,10 @@ class Controller:
         self.analyser = Analyser(grid, self._analysed, threaded)
         self.edit: EditMode | None = None
         self._reload_armed = False
-        self.view.help = list(HELP)
+        self.moves = ModelDrag(self)
+        self._pressed: str | None = None  # what the left press went to: "model" or "piece"
+        self.quit_requested = False  # q, or esc with nothing to drop: the window closes
+        self.view.help = list(HELP_HINT)
         self.view.refresh()
 
     # ---- picking ------------------------------------------------------------------------
@@ -144,18 +153,31 @@ class Controller:
         """Edit mode is on."""
         return self.edit is not None and self.edit.active
 
-    def press(self, px: float, py: float) -> bool:
-        """Left button down: True when edit mode takes it (a piece is under the pointer; then
-        `drag` moves it and `release` drops or selects it), False for a camera drag or click."""
-        return self.editing and self.edit.press(px, py)
+    def press(self, px: float, py: float, shift: bool = False) -> bool:
+        """Left button down: True when a model (shift: its unit) or, in edit mode, a terrain
+        piece is under the pointer (then `drag` moves it and `release` drops or selects it),
+        False for a camera drag or click."""
+        if self.moves.press(px, py, shift):
+            self._pressed = "model"
+        elif self.editing and self.edit.press(px, py):
+            self._pressed = "piece"
+        else:
+            self._pressed = None
+        return self._pressed is not None
 
     def drag(self, px: float, py: float) -> None:
-        """The pointer moved during a press edit mode took: the piece follows it."""
-        if self.editing:
+        """The pointer moved during a press taken: the model or piece follows it."""
+        if self._pressed == "model":
+            self.moves.drag(px, py)
+        elif self._pressed == "piece" and self.editing:
             self.edit.drag(px, py)
 
-    def release(self, px: float, py: float) -> str | None:
-        """Left button up after a press edit mode took: drop (snapped) or select the piece."""
+    def release(self, px: float, py: float):
+        """Left button up after a press taken: the move judged and made (or refused), or the
+        piece dropped (snapped); a press without a drag selects."""
+        pressed, self._pressed = self._pressed, None
+        if pressed == "model":
+            return self.moves.release(px, py)
         return self.edit.release(px, py) if self.edit is not None else None
 
     def hover(self, px: float, py: float) -> str | None:
@@ -165,13 +187,26 @@ class Controller:
             self._explain(line)
         elif self.target is not None:
             self._explain(self.target)
+        elif self.selected is not None:
+            self._measure_to(self.pick_model(px, py))
         return line
+
+    def _measure_to(self, model: str | None) -> None:
+        """The info panel: the selected model, and its distance to the model under the mouse."""
+        info = self._model_info(self.selected)
+        if model is not None and model != self.selected:
+            info.append(distance_text(self.view, self.selected, model))
+        if info != self.view.info:
+            self.view.info = info
+            self.view.refresh()
 
     def select(self, model_id: str | None) -> None:
         """Select a model (None clears): its sight lines to every enemy."""
         self.selected, self.target = model_id, None
         self.view.show_sight_lines(model_id)
         self.view.info = [] if model_id is None else self._model_info(model_id)
+        self.view.rings = [] if model_id is None else range_rings(
+            self.view, model_id, self.moves.allowance(model_id))
         self.view.refresh()
 
     def set_target(self, target: str | None) -> None:
@@ -184,6 +219,9 @@ class Controller:
     def key(self, name: str) -> bool:
         """A key press by Panda3D name ('1', 'e', 'f5', 'escape', ...); True when handled."""
         name = name.lower()
+        if name == "escape" and self.moves.cancel():
+            self.say("move dropped")
+            return True
         if self.editing and self.edit.key(name):
             return True
         if name not in ("r", "f5"):
@@ -194,10 +232,21 @@ class Controller:
             return self.eye_view()
         elif name in ("r", "f5"):
             return self.reload()
+        elif name == "q" or (name == "escape" and self.selected is None
+                             and not self.ruler_mode and self.view.ruler is None):
+            self.quit_requested = True
         elif name == "escape":
             self.ruler_mode, self.ruler_points = False, []
             self.view.set_ruler(None, None)
             self.select(None)
+        elif name in ("z", "control-z") and not self.editing:  # edit mode: terrain undo
+            done = self.moves.undo()
+            self.say("move undone" if done else "no move to undo")
+            return done
+        elif name in ("y", "control-y", "shift-z") and not self.editing:
+            done = self.moves.redo()
+            self.say("move redone" if done else "no move to redo")
+            return done
         elif name == "m":
             self.ruler_mode, self.ruler_points = not self.ruler_mode, []
             self.say("ruler: click two models or two table points" if self.ruler_mode
@@ -222,8 +271,9 @@ class Controller:
                 i = (ids.index(self.selected) + 1) % len(ids) if self.selected in ids else 0
                 self.select(ids[i])
         elif name in ("?", "f1", "shift-/"):
-            self.view.help = [] if self.view.help else list(HELP) + (
-                list(EDIT_HELP) if self.editing else [])
+            folded = self.view.help == HELP_HINT
+            self.view.help = list(HELP) + (list(EDIT_HELP) if self.editing else []) \
+                if folded else list(HELP_HINT)
             self.view.refresh()
         else:
             return False
@@ -277,7 +327,7 @@ class Controller:
     def toggle_edit(self) -> bool:
         """Edit mode on or off (its edits stay shown, and saveable, when off)."""
         done = toggle_edit(self)
-        if self.view.help:
+        if self.view.help != HELP_HINT:
             self.view.help = list(HELP) + (list(EDIT_HELP) if self.editing else [])
         return done
 
@@ -323,6 +373,21 @@ class Controller:
         if self.heat_name == EYES:
             self._update_heat()
         self.update_figures()
+
+    def models_moved(self) -> None:
+        """Models moved (a drag, an undo): the info panel and range rings of the selection,
+        and the heatmap and figures analysed again, as after a terrain edit."""
+        if self.selected is not None and self.selected in self.view.world.models:
+            self.view.info = self._model_info(self.selected)
+            self.view.rings = range_rings(self.view, self.selected,
+                                          self.moves.allowance(self.selected))
+            self.view.refresh()
+        self.analysis_scene = None  # the analysis shown is of the table before the move
+        if self.edit is not None:
+            self.edit.editor.dirty = True  # saving writes the moves too
+            self.analyser.request(self.view.scene)
+        self._update_heat()
+        self.world_edited()
 
     def update_figures(self) -> None:
         """The figures panel (edit mode's)."""
