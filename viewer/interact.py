@@ -181,24 +181,23 @@ class Controller:
         return self.edit.release(px, py) if self.edit is not None else None
 
     def hover(self, px: float, py: float) -> str | None:
-        """Mouse over a sight line: show why in the info panel (without changing the target)."""
+        """Mouse over a sight line: show why in the info panel (without changing the target);
+        over another model: the selected model's distance to it, as the system measures."""
         line = self.pick_line(px, py)
-        if line is not None:
-            self._explain(line)
-        elif self.target is not None:
-            self._explain(self.target)
-        elif self.selected is not None:
-            self._measure_to(self.pick_model(px, py))
-        return line
-
-    def _measure_to(self, model: str | None) -> None:
-        """The info panel: the selected model, and its distance to the model under the mouse."""
-        info = self._model_info(self.selected)
-        if model is not None and model != self.selected:
-            info.append(distance_text(self.view, self.selected, model))
-        if info != self.view.info:
+        model = self.pick_model(px, py) if self.selected is not None else None
+        other = model if model not in (None, self.selected) else None
+        shown = line or self.target
+        info = self._why(shown) if shown is not None else None
+        if info is None and other is not None:
+            info = self._model_info(self.selected)
+        if info is None:
+            return line
+        if other is not None:
+            info.append(distance_text(self.view, self.selected, other))
+        if info != self.view.info:  # this runs on every mouse move
             self.view.info = info
             self.view.refresh()
+        return line
 
     def select(self, model_id: str | None) -> None:
         """Select a model (None clears): its sight lines to every enemy."""
@@ -457,12 +456,14 @@ class Controller:
                  f"{len(self.view.lines)} enemy models (by the rules)"]
         return lines
 
-    def _explain(self, target: str) -> None:
+    def _why(self, target: str) -> list[str] | None:
+        """The info panel's lines for the sight line to target (None: no such line)."""
         line = self.view.line_to(target)
-        if line is None:
-            return
-        info = [f"{line.observer} -> {target}", *line.why()]
-        if info != self.view.info:  # hover calls this on every mouse move
+        return None if line is None else [f"{line.observer} -> {target}", *line.why()]
+
+    def _explain(self, target: str) -> None:
+        info = self._why(target)
+        if info is not None and info != self.view.info:
             self.view.info = info
             self.view.refresh()
 

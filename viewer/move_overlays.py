@@ -50,7 +50,7 @@ def draw_drag_path(parent: NodePath, path) -> list[ScreenLabel]:
 
 def draw_range_rings(parent: NodePath, rings: list[RangeRing], n: int = 96
                      ) -> list[ScreenLabel]:
-    """The rings as thin tubes, each labelled once on its +x side."""
+    """The rings as thin tubes, each labelled on its +x side."""
     labels = []
     t = np.linspace(0.0, 2 * np.pi, n + 1)
     for i, ring in enumerate(rings):
@@ -60,7 +60,6 @@ def draw_range_rings(parent: NodePath, rings: list[RangeRing], n: int = 96
         node = _unlit(parent, f"range-ring-{i}", geom.tubes_soup(pts[:-1], pts[1:],
                                                                  LINE_RADIUS * 0.5), ring.colour)
         _on_top(node)
-        if ring.text:
-                labels.append(ScreenLabel(np.array([cx + ring.radius, cy, cz + RING_LIFT]),
-                                      ring.text, ring.colour, kind="ruler"))
+        labels.append(ScreenLabel(np.array([cx + ring.radius, cy, cz + RING_LIFT]), ring.text,
+                                  ring.colour, kind="ruler"))
     return labels
