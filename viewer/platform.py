@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import atexit
 import os
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,8 +71,6 @@ def _close_all() -> None:
 
 def has_display() -> bool:
     """Whether an onscreen window can be opened here (X11 / Wayland, or not Linux)."""
-    import sys
-
     if not sys.platform.startswith("linux"):
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
@@ -266,7 +266,8 @@ def open_window(base, multisamples: int = 0) -> tuple[str, str]:
     for name, module, env in window_choices():
         os.environ.update(env)
         try:
-            pipe = selection.make_module_pipe(module)
+            with _quiet_stderr():  # a second X module repeats Panda's type registration notes
+                pipe = selection.make_module_pipe(module)
         except Exception:  # noqa: BLE001 - a missing library means "not this back end"
             pipe = None
         if pipe is None or not pipe.is_valid():
@@ -294,8 +295,23 @@ def open_window(base, multisamples: int = 0) -> tuple[str, str]:
             why = f"{ENV_VAR}=tiny"
         detail = f" ({renderer})" if renderer else ""
         return name, f"window: {name}{detail}" + (f", because {why}" if why else "")
-    raise RenderUnavailable("no window could be opened on this display (" + "; ".join(tried)
+    where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or "this display"
+    raise RenderUnavailable(f"no window could be opened on {where} (" + "; ".join(tried)
                             + "); `battlesight render` draws offscreen")
+
+
+@contextmanager
+def _quiet_stderr():
+    """File descriptor 2 to /dev/null for the block (what C++ prints there, too)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _renderer_name(window) -> str:
