@@ -15,6 +15,7 @@ shooting from `Ruleset.shooting_report`, layouts from `battlesight.analysis.anal
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from battlesight.analysis.analyze import LayoutAnalysis
     from battlesight.geometry.world import World
     from battlesight.rulesets.core.game import Game
+    from battlesight.rulesets.core.move_check import MoveCheck
     from battlesight.viewer.render import RenderSettings
 
 SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
@@ -132,6 +134,18 @@ class WhoSeesWhom:
 
     def to_dict(self) -> dict[str, Any]:
         return {"models": list(self.ids), "verdicts": [v.to_dict() for v in self.verdicts]}
+
+
+@dataclass
+class MoveResult:
+    """`Battlefield.move`'s answer: the ruleset's check (ok, rule, reason, distance, allowance,
+    chance) and the battlefield after the move (None when the move is refused)."""
+
+    check: MoveCheck
+    battlefield: Battlefield | None
+
+    def __bool__(self) -> bool:
+        return self.check.ok
 
 
 class Battlefield:
@@ -285,6 +299,26 @@ class Battlefield:
 
         return analyze_scene(self.scene, grid=grid, deployment=deployment,
                              world=terrain_world(self.scene))
+
+    def move(self, model: str, to: tuple[float, float], *, unit: bool = False) -> MoveResult:
+        """Move a model to a plan point (unit=True: its whole unit by the same step, keeping
+        formation) as the system's move rules allow, judged as the window judges a drag
+        (`core.move_check`). The MoveResult's `battlefield` is a new Battlefield with the
+        models moved (each keeps its floor where it is there), None when refused."""
+        from battlesight.rulesets.core.move_check import MoveTrial, moved_to
+        from battlesight.rulesets.core.moves import kept_floor
+
+        self._check(model)
+        dests = moved_to(self.board, model, to, unit)
+        check = MoveTrial(self.scene, self.board.unit_of(model)).check(dests)
+        if not check.ok:
+            return MoveResult(check, None)
+        scene = copy.deepcopy(self.scene)
+        for model_id, at in dests.items():
+            spec = scene.model(model_id)
+            spec.floor = kept_floor(self.world, at, spec.floor)
+            spec.at = at
+        return MoveResult(check, Battlefield(scene, warnings=self.warnings))
 
     def game(self, seed: int = 0, first_player: int | None = None) -> Game:
         """A game on this scene, dice from `seed` (the same seed replays identically). The

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from battlesight.rulesets.core.move_check import MoveCheck, MoveTrial
+from battlesight.rulesets.core.move_check import MoveCheck, MoveTrial, moved_to
 from battlesight.rulesets.core.moves import kept_floor
 
 if TYPE_CHECKING:
@@ -93,13 +93,10 @@ class ModelDrag:
         if at is None:
             return self.check
         if self._trial is None:
-            unit = world.models[model].unit or model
-            self._trial = self.trial(unit)
-            self._movers = [m for m in self.view.judge.board.unit_models(unit)
-                            if m in world.models] if shift else [model]
-        step = at[:2] - start[:2]
-        self.dests = {m: (float(world.models[m].position[0] + step[0]),
-                          float(world.models[m].position[1] + step[1])) for m in self._movers}
+            self._trial = self.trial(world.models[model].unit or model)
+        to = world.models[model].position[:2] + at[:2] - start[:2]
+        self.dests = moved_to(self.view.judge.board, model, tuple(to), shift)
+        self._movers = list(self.dests)
         self.check = self._trial.check(self.dests)
         self._preview()
         self.controller.say(f"moving {model}" + (" and its unit" if shift else ""),

@@ -23,6 +23,8 @@ from .ruling import Ruling
 if TYPE_CHECKING:
     from battlesight.scenes.model import Scene
 
+    from .board import Board
+
 #: the action each system moves a unit with in its movement step (wmh2: a full advance)
 MOVE_KINDS = ("move", "advance")
 Point = tuple[float, float]
@@ -115,6 +117,18 @@ class MoveTrial:
             if odds is not None:
                 check.chance, check.chance_rule = odds
         return check
+
+
+def moved_to(board: Board, model: str, to: Point, whole_unit: bool = False
+             ) -> dict[str, Point]:
+    """Where the movers go when `model` goes to `to`: itself, or (whole_unit) every model of
+    its unit on the table, each by the same step (the unit keeps its formation)."""
+    world = board.world
+    step = np.subtract(to, world.models[model].position[:2])
+    movers = [m for m in board.unit_models(board.unit_of(model)) if m in world.models] \
+        if whole_unit else [model]
+    return {m: (float(world.models[m].position[0] + step[0]),
+                float(world.models[m].position[1] + step[1])) for m in movers}
 
 
 def judge_move(scene: Scene, dests: dict[str, Point]) -> MoveCheck:
