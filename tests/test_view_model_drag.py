@@ -143,3 +143,16 @@ def test_range_rings_and_the_hover_distance(table):
     board = controller.view.judge.board
     expected = board.ruleset.distance(board, "sgt", "boy")
     assert f'sgt to boy: {expected:.1f}"' in controller.view.info[-1]
+
+
+def test_the_moves_bench_rows_on_a_small_table():
+    from battlesight.bench.moves import format_moves_bench, moves_bench
+    from battlesight.cli.commands.bench import ONLY
+
+    assert "moves" in ONLY  # battlesight bench --only moves
+    figures = moves_bench(seed=1, models=12, pieces=4, repeat=1)
+    assert figures["models"] == 12 and figures["enemies"] == 6
+    for key in ("refresh_after_move_s", "refresh_after_move_cpu_s", "drag_check_model_s",
+                "drag_check_unit_s", "window_drag_frame_s", "window_release_s"):
+        assert 0 < figures[key] < 30, key
+    assert "budget 50 ms" in format_moves_bench(figures)

@@ -106,8 +106,12 @@ class SceneView:
                 ring.set_pos(x + dx, y + dy, z + dz)
 
     def _follow_world(self) -> None:
-        """After the world changed: the judgement, sight lines, camera and overlays."""
-        self.judge = Judge(self.scene, self.world)
+        """After the world changed: the judgement (the same board after models moved on it),
+        sight lines, camera and overlays."""
+        if self.judge is not None and self.judge.judges(self.scene, self.world):
+            self.judge.forget()
+        else:
+            self.judge = Judge(self.scene, self.world)
         for name in (self.observer, self.target):
             if name is not None and name not in self.world.models:
                 self.observer = self.target = None
