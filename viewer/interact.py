@@ -9,14 +9,14 @@ window, whose result `poll()` hands over each frame; synchronous in tests) or th
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 
-from .cameras import Orbit, preset_orbit
+from .camera_moves import CameraMoves
 from .edit_mode import EDIT_HELP, EditMode, toggle_edit
-from .heatmap import DEFAULT_GRID, EYES, Analyser, chosen_heat, next_field
+from .heat_follow import HeatAndFigures
+from .heatmap import DEFAULT_GRID, Analyser, next_field
 from .measuring import distance_text, range_rings
 from .model_drag import ModelDrag
 from .overlays import ruler_ends
@@ -50,7 +50,7 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(p - (a + t * ab)))
 
 
-class Controller:
+class Controller(CameraMoves, HeatAndFigures):
     """The viewer's interaction state: selection, target, ruler, camera moves, reload, the
     heatmap shown, edit mode.
 
@@ -330,114 +330,18 @@ class Controller:
             self.view.help = list(HELP) + (list(EDIT_HELP) if self.editing else [])
         return done
 
-    def show_heatmap(self, name: str | None) -> None:
-        """Show a heatmap field (a layout-analysis field, or 'eyes'); None hides it."""
-        self.heat_name = name
-        self._update_heat()
-
-    def _update_heat(self) -> None:
-        """Draw the chosen field for the scene shown (asking for its analysis when needed)."""
-        name, world, scene = self.heat_name, self.view.world, self.view.scene
-        if name is None:
-            if self.view.heatmap is not None:
-                self.view.set_heatmap(None)
-            return
-        known = self.analysis_scene is scene and (self.analysis or self.analysis_error)
-        heat = chosen_heat(world, scene, name, self.analysis if known else None,
-                           self.analysis_error if known else None)
-        if heat is None:
-            if not self.analyser.pending_for(scene):
-                self.analyser.request(scene)  # at once, or handed over by a later poll()
-            if self.analyser.pending:
-                self.say("analysing the layout ...")
-            return
-        self.view.set_heatmap(heat.field, heat.title, heat.notes)
-
-    def _analysed(self, scene, analysis, error: str | None) -> None:
-        """The Analyser's report: keep it, redraw the heatmap and the figures."""
-        if scene is not self.view.scene:
-            return  # about a scene no longer shown
-        self.analysis, self.analysis_scene, self.analysis_error = analysis, scene, error
-        if self.edit is not None:
-            self.edit.live.analysis = analysis
-        if self.heat_name not in (None, EYES):
-            self._update_heat()
-        if self.message == "analysing the layout ...":
-            self.say()
-        self.update_figures()
-
-    def world_edited(self) -> None:
-        """Edit mode redrew the world: refresh what depends on it (the figures follow when
-        the analysis it asked for arrives)."""
-        if self.heat_name == EYES:
-            self._update_heat()
-        self.update_figures()
-
     def models_moved(self) -> None:
         """Models moved (a drag, an undo): the info panel and range rings of the selection,
-        and the heatmap and figures analysed again, as after a terrain edit."""
+        then the heatmap and figures as after a terrain edit (the model-eyes field is drawn
+        again; the layout analysis is of the terrain alone, so its fields stand)."""
         if self.selected is not None and self.selected in self.view.world.models:
             self.view.info = self._model_info(self.selected)
             self.view.rings = range_rings(self.view, self.selected,
                                           self.moves.allowance(self.selected))
             self.view.refresh()
-        self.analysis_scene = None  # the analysis shown is of the table before the move
         if self.edit is not None:
             self.edit.editor.dirty = True  # saving writes the moves too
-            self.analyser.request(self.view.scene)
-        self._update_heat()
         self.world_edited()
-
-    def update_figures(self) -> None:
-        """The figures panel (edit mode's)."""
-        if self.edit is not None:
-            self.edit.show_figures()
-
-    def poll(self) -> bool:
-        """Each frame: hand over a finished analysis; True when one came."""
-        return self.analyser.poll()
-
-    def finish(self) -> None:
-        """Wait for an analysis in progress and hand it over (headless runs, tests)."""
-        self.analyser.poll(wait=True)
-
-    # ---- camera -------------------------------------------------------------------------
-
-    def _orbit(self) -> Orbit:
-        if self.view.orbit is not None:
-            return self.view.orbit
-        pose = self.view.stage.pose
-        d = pose.target - pose.position
-        dist = float(np.linalg.norm(d))
-        heading = math.degrees(math.atan2(-d[0], d[1]))
-        pitch = math.degrees(math.asin(max(-1.0, min(1.0, d[2] / max(dist, 1e-9)))))
-        return Orbit(pose.target.copy(), heading, pitch, dist, pose.fov)
-
-    def orbit(self, dx: float, dy: float) -> None:
-        """Turn around the focus by a mouse drag of (dx, dy) pixels."""
-        o = self._orbit()
-        pitch = float(np.clip(o.pitch - dy * 0.3, -90.0, -2.0))
-        self.view.set_orbit(Orbit(o.focus, o.heading - dx * 0.3, pitch, o.distance, o.fov))
-
-    def pan(self, dx: float, dy: float) -> None:
-        """Slide the focus over the table by a drag of (dx, dy) pixels."""
-        o = self._orbit()
-        scale = o.distance * 2 * math.tan(math.radians(o.fov) / 2) / self.view.stage.height
-        h = math.radians(o.heading)
-        right = np.array([math.cos(h), math.sin(h), 0.0])
-        forward = np.array([-math.sin(h), math.cos(h), 0.0])
-        focus = o.focus + (-dx * right + dy * forward) * scale
-        self.view.set_orbit(Orbit(focus, o.heading, o.pitch, o.distance, o.fov, o.ortho))
-
-    def zoom(self, steps: float) -> None:
-        """Wheel: positive steps move closer."""
-        o = self._orbit()
-        dist = float(np.clip(o.distance * 0.85 ** steps, 2.0, 2000.0))
-        self.view.set_orbit(Orbit(o.focus, o.heading, o.pitch, dist, o.fov, o.ortho))
-
-    def home(self) -> None:
-        table = self.view.world.table
-        self.view.set_orbit(preset_orbit("iso", table, self.view.stage.view_aspect))
 
     # ---- texts --------------------------------------------------------------------------
 
