@@ -158,20 +158,20 @@ class ModelDrag:
 
     def undo(self) -> bool:
         """Put the last moved models back; False when there is no move to undo."""
-        if not self.undo_steps:
-            return False
-        before, after = self.undo_steps.pop()
-        self.redo_steps.append((before, after))
-        self.place(_exact(before))
-        return True
+        return self._step(self.undo_steps, self.redo_steps, 0)
 
     def redo(self) -> bool:
         """Make the last undone move again; False when there is none."""
-        if not self.redo_steps:
+        return self._step(self.redo_steps, self.undo_steps, 1)
+
+    def _step(self, source: list, target: list, side: int) -> bool:
+        """Take a step off one history onto the other and put the models at its `side`
+        (0: before the move, 1: after it)."""
+        if not source:
             return False
-        before, after = self.redo_steps.pop()
-        self.undo_steps.append((before, after))
-        self.place(_exact(after))
+        step = source.pop()
+        target.append(step)
+        self.place(_exact(step[side]))
         return True
 
     # ---- drawing ------------------------------------------------------------------------
