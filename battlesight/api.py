@@ -27,6 +27,8 @@ import numpy as np
 
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.moves import parse_point
+from battlesight.rulesets.core.paths import MoveCheck
 from battlesight.rulesets.core.readings import (
     Readings,
     current_readings,
@@ -45,7 +47,6 @@ if TYPE_CHECKING:
     from battlesight.analysis.analyze import LayoutAnalysis
     from battlesight.geometry.world import World
     from battlesight.rulesets.core.game import Game
-    from battlesight.rulesets.core.move_check import MoveCheck
     from battlesight.viewer.render import RenderSettings
 
 SceneSource = str | os.PathLike[str] | dict[str, Any] | Scene
@@ -136,16 +137,20 @@ class WhoSeesWhom:
         return {"models": list(self.ids), "verdicts": [v.to_dict() for v in self.verdicts]}
 
 
-@dataclass
+@dataclass(frozen=True)
 class MoveResult:
-    """`Battlefield.move`'s answer: the ruleset's check (ok, rule, reason, distance, allowance,
-    chance) and the battlefield after the move (None when the move is refused)."""
+    """What `Battlefield.move` answers: `check` (a `MoveCheck`: allowed, reach, chance,
+    used, left, rule, blocker, reason) and the moved `battlefield` (None when refused)."""
 
     check: MoveCheck
     battlefield: Battlefield | None
 
+    @property
+    def ok(self) -> bool:
+        return self.check.allowed
+
     def __bool__(self) -> bool:
-        return self.check.ok
+        return self.ok
 
 
 class Battlefield:
@@ -300,24 +305,24 @@ class Battlefield:
         return analyze_scene(self.scene, grid=grid, deployment=deployment,
                              world=terrain_world(self.scene))
 
-    def move(self, model: str, to: tuple[float, float], *, unit: bool = False) -> MoveResult:
-        """Move a model to a plan point (unit=True: its whole unit by the same step, keeping
-        formation) as the system's move rules allow, judged as the window judges a drag
-        (`core.move_check`). The MoveResult's `battlefield` is a new Battlefield with the
-        models moved (each keeps its floor where it is there), None when refused."""
-        from battlesight.rulesets.core.move_check import MoveTrial, moved_to
-        from battlesight.rulesets.core.moves import kept_floor
-
+    def move(self, model: str, to: tuple[float, float] | list, *,
+             via: list[tuple[float, float]] | None = None,
+             floor: int | None = None) -> MoveResult:
+        """`model`'s normal move to `to` (through the waypoints `via` first), checked along
+        its path by the ruleset (`Ruleset.move_check`, the core's `check_path`: bases
+        crossed, impassable pieces, enemy distance, climbing, difficult terrain's chance).
+        Allowed: `battlefield` is a new Battlefield with the model there (this one is
+        unchanged); refused: None, and `check` says why (rule, blocker). ValueError for a
+        system whose moves are not checked by model paths (wmh2, whfb6: use `game`)."""
         self._check(model)
-        dests = moved_to(self.board, model, to, unit)
-        check = MoveTrial(self.scene, self.board.unit_of(model)).check(dests)
-        if not check.ok:
+        path = [parse_point(p, "via") for p in via or []] + [parse_point(to, "to")]
+        check = self.ruleset.move_check(self.board, model, path, floor=floor)
+        if not check.allowed:
             return MoveResult(check, None)
         scene = copy.deepcopy(self.scene)
-        for model_id, at in dests.items():
-            spec = scene.model(model_id)
-            spec.floor = kept_floor(self.world, at, spec.floor)
-            spec.at = at
+        spec = next(m for m in scene.models if m.id == model)
+        spec.at = (float(path[-1][0]), float(path[-1][1]))
+        spec.floor = floor or None
         return MoveResult(check, Battlefield(scene, warnings=self.warnings))
 
     def game(self, seed: int = 0, first_player: int | None = None) -> Game:

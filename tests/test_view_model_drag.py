@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from battlesight.rulesets.core.move_check import judge_move  # noqa: E402
+from battlesight.rulesets.core.move_trial import judge_move  # noqa: E402
 from battlesight.scenes import load_scene, save_scene  # noqa: E402
 from battlesight.scenes.build import build_world  # noqa: E402
 from battlesight.viewer.interact import Controller  # noqa: E402
@@ -128,7 +128,7 @@ def test_difficult_terrain_gives_the_chance_of_the_highest_of_2d6(table):
     controller, _ = table
     scene = controller.view.scene
     check = judge_move(scene, {"sgt": (12.0, 11.0), "mate": (14.0, 11.0)})
-    assert check.ok and check.chance_rule == "wh40k6 §7.2"
+    assert check.ok and check.chance_rule == "wh40k6 §6.1"  # difficult terrain (core.paths)
     assert check.chance == pytest.approx(1 - (4 / 6) ** 2)  # 5" needs a 5 or 6 on either die
     open_ground = judge_move(scene, {"sgt": (16.0, 6.0), "mate": (18.0, 6.0)})
     assert open_ground.ok and open_ground.chance is None

@@ -1,5 +1,5 @@
 """Models moved in the window: a press on a model, a drag (shift: its whole unit, keeping
-formation), the move judged live by the ruleset (`rulesets.core.move_check.MoveTrial`), and on
+formation), the move judged live by the ruleset (`rulesets.core.move_trial.MoveTrial`), and on
 release the model placed where it stands (ruin floor, hill, mesh storey) with its sight lines
 judged again; every move one undo step.
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from battlesight.rulesets.core.move_check import MoveCheck, MoveTrial, moved_to
+from battlesight.rulesets.core.move_trial import MoveTrial, MoveVerdict, moved_to
 from battlesight.rulesets.core.moves import kept_floor
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class DragPath:
 
     starts: np.ndarray
     ends: np.ndarray
-    check: MoveCheck
+    check: MoveVerdict
 
 
 class ModelDrag:
@@ -44,7 +44,7 @@ class ModelDrag:
         self._trial: MoveTrial | None = None
         self._movers: list[str] = []
         self.dests: dict[str, tuple[float, float]] = {}
-        self.check: MoveCheck | None = None
+        self.check: MoveVerdict | None = None
         self._trials: dict[tuple[str, int], MoveTrial] = {}  # by unit and world shown
         self.undo_steps: list[tuple[Places, Places]] = []  # (before, after)
         self.redo_steps: list[tuple[Places, Places]] = []
@@ -82,7 +82,7 @@ class ModelDrag:
         self._press = None if at is None else (model, shift, at)
         return self._press is not None
 
-    def drag(self, px: float, py: float) -> MoveCheck | None:
+    def drag(self, px: float, py: float) -> MoveVerdict | None:
         """The pointer moved with the button down: the movers follow it, the move is judged
         and drawn (path coloured by the verdict, the summary in the info panel)."""
         if self._press is None:
@@ -103,7 +103,7 @@ class ModelDrag:
                             self.check.summary())
         return self.check
 
-    def release(self, px: float, py: float) -> MoveCheck | None:
+    def release(self, px: float, py: float) -> MoveVerdict | None:
         """Button up: a legal move is made (one undo step), an illegal one put back with its
         refusal shown; a press without a drag is a click (`Controller.click`: select, target,
         ruler point). Returns the verdict (None for a click)."""

@@ -29,7 +29,7 @@ TARGETS = {"refresh_after_move": 0.050}
 def moves_bench(seed: int = 1, models: int = 100, pieces: int = 40, repeat: int = 5) -> dict:
     """The moves figures (seconds) on a generated table; the first model of player 1 moves
     half an inch back and forth (each time to a place its verdicts were not judged at)."""
-    from battlesight.rulesets.core.move_check import MoveTrial, moved_to
+    from battlesight.rulesets.core.move_trial import MoveTrial, moved_to
     from battlesight.scenes.build import build_world
     from battlesight.scenes.generate import generate_table
     from battlesight.viewer.rulings import Judge, enemies_of

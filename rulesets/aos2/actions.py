@@ -106,9 +106,7 @@ def _legal_move(game: Game, action: Action) -> Ruling:
     if retreat and not near:
         return Ruling(False, moves.RULE_NORMAL, f"{action.unit} is not within 3\" of an enemy")
     limit = float(min(game.board.profile(m).move for m in game.board.unit_models(action.unit)))
-    if action.get("run"):
-        if retreat:
-            return Ruling(False, moves.RULE_NORMAL, "a unit cannot run and retreat")
+    if action.get("run"):  # a retreat may also be a run: nothing in §7.2 forbids it
         hero = action.get("at_the_double")
         if hero:
             ok = turn.hero_aura(game, action.unit, hero)

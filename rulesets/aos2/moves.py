@@ -1,21 +1,24 @@
 """AoS 2nd moves (aos2 §3.2, §6.6, §7): normal moves, runs, retreats, flying, climbing,
 coherency, charge moves and pile-ins.
 
-Each model moves in a straight line to its destination. The distance is the plan distance plus
-the height climbed and descended: a change of standing surface (a ruin floor, a hill top), and
-up and over each wall crossed (2 x its height; the seed's 12" example, A-16). Flying models do
-not count vertical distance (§7.2). A normal move may not come within 3" of an enemy at any
-point (sampled along the line); a retreat may, but ends more than 3" away.
+Each model moves in a straight line to its destination, checked along its length by the core's
+`check_path` (`PATHS`): never across another model's base unless it flies. The distance is the
+plan distance plus the height climbed and descended: a change of standing surface (a ruin
+floor, a hill top), and up and over each wall crossed (2 x its height; the seed's 12" example,
+A-16). Flying models do not count vertical distance (§7.2). A normal move may not come within
+3" of an enemy at any point; a retreat may, but ends more than 3" away.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from battlesight.rulesets.core.lines import length_inside
 from battlesight.rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
 from battlesight.rulesets.core.moves import Dest, outline_at, parse_destinations, placement
+from battlesight.rulesets.core.paths import PathRules, check_path
 from battlesight.rulesets.core.ruling import Ruling
 
 from . import rules
@@ -26,7 +29,6 @@ if TYPE_CHECKING:
 RULE_MOVE = "aos2 §7.1"
 RULE_NORMAL = "aos2 §7.2"
 RULE_CLIMB = "aos2 §6.6"
-PATH_STEPS = 24
 
 
 def parse(board: Board, unit: str, params: dict[str, Any]) -> dict[str, Dest]:
@@ -37,20 +39,43 @@ def parse(board: Board, unit: str, params: dict[str, Any]) -> dict[str, Dest]:
 
 def climb(board: Board, model: str, dest: Dest) -> float:
     """Vertical distance: change of surface plus up-and-over each wall crossed (§6.6)."""
-    start = board.outline(model)
-    end = outline_at(board, model, dest)
+    return _climb(board, model, board.outline(model), outline_at(board, model, dest),
+                  dest.floor, np.asarray([board.outline(model).center, dest.at], float))
+
+
+def _climb(board: Board, model: str, start: Outline, end: Outline, floor: int | None,
+           waypoints: np.ndarray) -> float:
+    """§6.6 ("垂直向上或向下的距离都算在移动距离内"): the change of standing surface (a hill
+    top counts as much as a ruin floor) plus 2 x the height of each wall a leg crosses; none
+    for a flying model (§7.2: "任何垂直方向的距离都不计算入内")."""
+    if board.profile(model).fly:
+        return 0.0
     total = abs(end.z - start.z)
-    p, q = np.asarray([start.center]), np.asarray([dest.at])
+    p, q = waypoints[:-1], waypoints[1:]
     for entry in board.world.terrain.values():
         if entry.kind == "wall" and len(entry.geometry.footprint) >= 3:
-            if length_inside(p, q, np.asarray(entry.geometry.footprint))[0] > 0:
-                total += 2 * float(board.scene.piece(entry.id).get("height", 1.0))
+            crossed = length_inside(p, q, np.asarray(entry.geometry.footprint)) > 0
+            total += 2 * float(board.scene.piece(entry.id).get("height", 1.0)) * crossed.sum()
     return total
 
 
 def path_length(board: Board, model: str, dest: Dest, fly: bool = False) -> float:
     plan = float(np.hypot(*np.subtract(dest.at, board.outline(model).center)))
     return plan if fly else plan + climb(board, model, dest)
+
+
+#: what the AoS seed checks along a move (§7.1, §7.2): "不能越过其他模型或模型底座" (no moving
+#: across other models or their bases) unless flying, vertical distance counted (§6.6), and a
+#: normal move or run "移动全程不能接近敌方单位 3 英寸范围内" (never within 3" of an enemy)
+NORMAL = PathRules("aos2", RULE_MOVE, RULE_MOVE, RULE_MOVE, rule_enemy=RULE_NORMAL,
+                   enemy_gap=rules.ENGAGE, enemy_gap_inclusive=True, climb=_climb,
+                   over_models=lambda profile: bool(profile.fly))
+#: a retreat may come within 3" but "撤退结束后必须在所有敌方单位的 3 英寸范围外" (§7.2)
+RETREAT = replace(NORMAL, enemy_gap_whole_path=False)
+#: charges and pile-ins end near the enemy they were made at (§10, §11)
+CLOSE = replace(NORMAL, enemy_gap=0.0)
+PATHS = {"normal": NORMAL, "run": NORMAL, "retreat": RETREAT, "charge": CLOSE,
+         "pile_in": CLOSE}
 
 
 def flies(board: Board, unit: str) -> bool:
@@ -75,55 +100,25 @@ def coherent(outlines: list[Outline]) -> bool:
 
 def check(board: Board, unit: str, dests: dict[str, Dest], limit: float, kind: str,
           allow_near: tuple[str, ...] = ()) -> Ruling:
-    """A move of `kind` ('normal', 'run', 'retreat', 'charge', 'pile_in') before the dice."""
-    fly = flies(board, unit)
-    enemies = [e for e in enemy_models(board, unit) if board.unit_of(e) not in allow_near]
+    """A move of `kind` ('normal', 'run', 'retreat', 'charge', 'pile_in') before the dice:
+    each model's path by the core's `check_path` under `PATHS[kind]`, then coherency."""
     final: dict[str, Outline] = {}
     for m, dest in dests.items():
         there = placement(board, m, dest, RULE_MOVE, RULE_CLIMB)
         if isinstance(there, Ruling):
             return there
-        dist = path_length(board, m, dest, fly)
-        if dist > limit + 1e-6:
-            return Ruling(False, RULE_MOVE, f"{m} would move {dist:.2f}\" (climbing counted) "
-                          f"but may move {limit:g}\"", geometry={"model": m, "distance": dist})
-        if kind in ("normal", "run"):
-            near = _closest_on_path(board, m, dest, enemies)
-            if near is not None and near[1] <= rules.ENGAGE + 1e-9:
-                return Ruling(False, RULE_NORMAL, f"{m} would come {near[1]:.2f}\" from enemy "
-                              f"{near[0]}; a normal move stays more than 3\" away")
+        check = check_path(board, m, dest, limit, PATHS[kind], movers=tuple(dests),
+                           may_near=allow_near, verb="retreat" if kind == "retreat" else "move")
+        if not check.allowed:
+            return Ruling(False, check.rule, check.reason, value=check,
+                          geometry={"model": m, "distance": check.used,
+                                    "blocker": check.blocker})
         final[m] = there
-    for m, there in final.items():
-        for other, state in board.models.items():
-            if other in final or not state.alive or not state.on_table:
-                continue
-            o = board.outline(other)
-            if abs(o.z - there.z) < 1.0 and plan_gap(there, o) <= 0.0:
-                return Ruling(False, RULE_MOVE, f"{m} would end on top of {other}")
-            if kind == "retreat" and other in enemies and gap_3d(there, o) <= rules.ENGAGE:
-                return Ruling(False, RULE_NORMAL, f"a retreat ends more than 3\" from every "
-                              f"enemy; {m} would be {gap_3d(there, o):.2f}\" from {other}")
     outlines = [final.get(m) or board.outline(m) for m in board.unit_models(unit)]
     if not coherent(outlines):
         return Ruling(False, rules.RULE_COHERENCY, f"{unit} would end out of coherency "
                       "(1\" horizontally, 6\" vertically)")
     return Ruling(True, RULE_MOVE)
-
-
-def _closest_on_path(board: Board, model: str, dest: Dest,
-                     enemies: list[str]) -> tuple[str, float] | None:
-    if not enemies:
-        return None
-    start = board.outline(model)
-    best: tuple[str, float] | None = None
-    for t in np.linspace(0.0, 1.0, PATH_STEPS + 1):
-        at = tuple(np.asarray(start.center) + t * np.subtract(dest.at, start.center))
-        here = Outline((float(at[0]), float(at[1])), start.z, start.height, start.radii)
-        for e in enemies:
-            g = gap_3d(here, board.outline(e))
-            if best is None or g < best[1]:
-                best = (e, g)
-    return best
 
 
 def truncate(board: Board, model: str, dest: Dest, limit: float, fly: bool) -> Dest:

@@ -16,7 +16,7 @@ from .warscroll import Warscroll, parse_warscroll
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
-    from battlesight.rulesets.core.game import Game
+    from battlesight.rulesets.core.paths import PathRules
     from battlesight.scenes.model import ModelSpec
 
 PHASES = (
@@ -97,6 +97,14 @@ class AOS2(HookedRuleset):
                               garrisons=dict(board.inside))
         return label_profiles(board, attacks.analyse(board, unit, target, ctx).to_dict())
 
+    def path_rules(self, profile: Warscroll) -> PathRules:
+        from .moves import NORMAL
+
+        return NORMAL
+
+    def move_allowance(self, profile: Warscroll) -> float:
+        return float(profile.move)
+
     def units_inside(self, board: Board) -> dict[str, str]:
         """The scene's garrisons (`garrison: FEATURE` on a unit entry, §6.4)."""
         return attacks.scene_garrisons(board)
@@ -108,11 +116,6 @@ class AOS2(HookedRuleset):
         from .judge import judge
 
         return judge(board, list(pairs), int(samples or sight.SAMPLES_JUDGED))
-
-    def move_allowance(self, game: Game, unit: str) -> float:
-        """The slowest model's Move characteristic (aos2 §7.1)."""
-        board = game.board
-        return float(min(board.profile(m).move for m in board.unit_models(unit)))
 
     def weapon_ranges(self, profile: Warscroll) -> list[tuple[str, float]]:
         return [(w.name, float(w.range)) for w in profile.missile() if w.range]

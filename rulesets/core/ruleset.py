@@ -9,7 +9,7 @@ sequence is data (`Phase`, `Step`), so a system with other phases only lists the
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from battlesight.geometry.visibility import (
 )
 from battlesight.scenes.systems import SYSTEMS
 
+from .paths import MoveCheck, PathRules, check_path
 from .profiles import resolve
 from .readings import Readings
 from .rules_data import check_rules_data, system_keys
@@ -29,8 +30,6 @@ from .ruling import Cover, Ruling
 from .verdict import Verdict, cover_modifiers
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from battlesight.geometry.world import World
     from battlesight.scenes.keys import SceneKeys
     from battlesight.scenes.model import ModelSpec, Scene
@@ -185,6 +184,28 @@ class Ruleset:
         piece}, `Board.inside`): none, unless a system has garrisons."""
         return {}
 
+    def path_rules(self, profile: Any) -> PathRules | None:
+        """What the seed checks along a model's normal move (`core.paths`); None where the
+        system does not move models one by one along paths here (wmh2's own paths in
+        `wmh2.movement`, whfb6's blocks)."""
+        return None
+
+    def move_allowance(self, profile: Any) -> float:
+        """Inches of a normal move for a model of this profile."""
+        return 0.0
+
+    def move_check(self, board: Board, model: str, path: Sequence[tuple[float, float]], *,
+                   floor: int | None = None) -> MoveCheck:
+        """One model's normal move along `path` (plan waypoints, the last the end) as the
+        seed checks it: the core's `check_path` under `path_rules` and `move_allowance`;
+        ValueError for a system without path rules."""
+        profile = board.profile(model)
+        rules = self.path_rules(profile)
+        if rules is None:
+            raise ValueError(f"{self.id} moves are not checked by model paths here; play "
+                             "them through a game (Battlefield.game)")
+        return check_path(board, model, path, self.move_allowance(profile), rules, floor=floor)
+
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,
               samples: int | None = None) -> list[Verdict]:
         """THE sight judgement: one Verdict per ordered (observer, target) pair, batched.
@@ -277,16 +298,20 @@ class Ruleset:
     def apply(self, game: Game, action: Action) -> None:
         raise NotImplementedError(action.kind)
 
-    # ---- moving models (`core.move_check`) -----------------------------------------------
+    # ---- moving models (`core.move_trial`) -----------------------------------------------
 
     def weapon_ranges(self, profile: Any) -> list[tuple[str, float]]:
         """(name, range in inches) of each of a profile's ranged weapons (the window's range
         rings); [] where the system has none."""
         return []
 
-    def move_allowance(self, game: Game, unit: str) -> float | None:
-        """How far the unit may move in its move action (inches); None: no single figure."""
-        return None
+    def unit_allowance(self, game: Game, unit: str) -> float | None:
+        """How far the unit may move in its move action (inches): its slowest model's
+        `move_allowance`; None where the system gives none."""
+        board = game.board
+        slowest = min((self.move_allowance(board.profile(m)) for m in board.unit_models(unit)),
+                      default=0.0)
+        return slowest or None
 
     def move_params(self, game: Game, unit: str, dests: dict[str, tuple[float, float]]
                     ) -> dict[str, Any]:
@@ -301,12 +326,6 @@ class Ruleset:
             to[m] = {"at": [float(x), float(y)], "floor": floor} if floor else [float(x),
                                                                                  float(y)]
         return {"to": to}
-
-    def move_chance(self, game: Game, unit: str, params: dict[str, Any]
-                    ) -> tuple[Fraction, str] | None:
-        """The chance a legal move (its action's parameters) gets all the way where dice
-        decide, and the rule; None where no dice are rolled."""
-        return None
 
     def describe_phases(self) -> list[dict[str, Any]]:
         return [p.to_dict() for p in self.phases]

@@ -1,8 +1,10 @@
 """Moving models (wh40k6 §3, §6.3, §7): allowances, destinations, difficult terrain,
 climbing in ruins, the 1" rule, coherency, falling back towards the table edge.
 
-Moves are straight lines from each model's position to its destination; the distance is the
-plan distance of the base centre plus the height climbed or descended (a floor 3" up costs 3").
+Moves are straight lines from each model's position to its destination, checked along their
+length by the core's `check_path` under this system's `PATHS`; the distance is the plan
+distance of the base centre plus the height climbed or descended between ruin floors (a floor 3"
+up costs 3"; a hill costs nothing more than its plan distance).
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from battlesight.rulesets.core.measure import Outline, gap_3d, plan_gap, step_towards
+from battlesight.rulesets.core.dice import Dist, highest_of
+from battlesight.rulesets.core.measure import Outline, step_towards
 from battlesight.rulesets.core.moves import Dest, outline_at, placement
+from battlesight.rulesets.core.paths import MoveCheck, PathRules, check_path
 from battlesight.rulesets.core.ruling import Ruling
 
 from .special import unit_coherent
-from .terrain import is_difficult, is_impassable, overlaps, piece_ids_on_path, pieces_in
+from .terrain import is_dangerous, is_difficult, is_impassable, piece_ids_on_path, pieces_in
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -55,15 +59,50 @@ CLIMB_MIN = 1.0
 
 
 def climb(board: Board, model: str, dest: Dest) -> float:
-    """Height climbed or descended to reach dest (0 for steps under CLIMB_MIN)."""
-    dz = abs(outline_at(board, model, dest).z - board.outline(model).z)
+    """Height climbed or descended to reach dest: only between a ruin's floors (§6.3, "一个
+    步行的模型需要移动3寸上或下一层楼"); a hill is open ground the model walks over (the seed
+    counts no height there), and steps under CLIMB_MIN are not climbing."""
+    return _floor_climb(board, model, board.outline(model), outline_at(board, model, dest),
+                        dest.floor, np.zeros((0, 2)))
+
+
+def _floor_climb(board: Board, model: str, start: Outline, end: Outline, floor: int | None,
+                 waypoints: np.ndarray) -> float:
+    if not (board.floor_of(model) or floor):
+        return 0.0
+    dz = abs(end.z - start.z)
     return dz if dz >= CLIMB_MIN else 0.0
 
 
 def path_length(board: Board, model: str, dest: Dest) -> float:
-    """Plan distance plus height climbed or descended (a floor 3" up costs 3")."""
+    """Plan distance plus height climbed or descended between ruin floors (3" a floor)."""
     now = board.outline(model)
     return float(np.hypot(*np.subtract(dest.at, now.center))) + climb(board, model, dest)
+
+
+def _difficult_roll(profile: Any) -> Dist | None:
+    n = difficult_dice(profile)
+    return highest_of(n) if n else None
+
+
+#: what the 40k seed checks along a move (§6.1, §7.2): no moving through or onto another
+#: model's base ("一个模型无法穿越或停在另外一个模型占据的空间上"), never within 1" of an enemy
+#: outside the assault phase ("不然模型不能移动到敌方模型周围的1英寸内"), impassable pieces
+#: never entered, climbing counted between ruin floors, difficult terrain 2D6 keep the highest
+PATHS = PathRules(
+    "wh40k6", RULE_MOVE, RULE_MOVE, "wh40k6 §6.1", rule_enemy=RULE_MOVE,
+    rule_difficult="wh40k6 §6.1", enemy_gap=1.0, climb=_floor_climb,
+    impassable=is_impassable, difficult=is_difficult, dangerous=is_dangerous,
+    over_models=lambda profile: profile.type in FLYERS_OVER,
+    difficult_roll=_difficult_roll)
+
+
+def check_path_40k(board: Board, model: str, dest: Dest, limit: float, *,
+                   movers: tuple[str, ...] = (), may_near: tuple[str, ...] = (),
+                   what: str = "move") -> MoveCheck:
+    """One model's move straight to `dest` under the 40k seed (`PATHS`)."""
+    return check_path(board, model, dest, limit, PATHS, movers=movers, may_near=may_near,
+                      verb=what)
 
 
 def crosses_difficult(board: Board, unit: str, dests: dict[str, Dest]) -> list[str]:
@@ -87,11 +126,12 @@ def _difficult_under(board: Board, model: str) -> list[str]:
 
 def check_move(board: Board, unit: str, dests: dict[str, Dest], limit: float, *,
                charge_targets: tuple[str, ...] = (), what: str = "move") -> Ruling:
-    """Whether the moves are legal before any dice: on the table, within `limit`, climbing
-    only where allowed, not through impassable terrain, not within 1" of enemies (unless
-    charging them), not onto other models, ending in coherency."""
-    player = board.unit_player(unit)
+    """Whether the moves are legal before any dice: each model's path checked by the core
+    (`check_path_40k`: on the table, within `limit`, not through other bases, impassable
+    pieces or within 1" of enemies unless charging them), climbing only where allowed,
+    ending in coherency."""
     final: dict[str, Outline] = {}
+    movers = tuple(dests)
     for m, dest in dests.items():
         profile = board.profile(m)
         there = placement(board, m, dest, RULE_MOVE, RULE_RUINS)
@@ -103,39 +143,17 @@ def check_move(board: Board, unit: str, dests: dict[str, Dest], limit: float, *,
         if rise > 6.0 + 1e-9 and profile.type not in FLYERS_OVER:
             return Ruling(False, RULE_RUINS,
                           f"{m}: floors {rise:.1f}\" apart cannot be climbed on foot")
-        dist = path_length(board, m, dest)
-        if dist > limit + 1e-6:
-            return Ruling(False, RULE_MOVE, f"{m} would {what} {dist:.2f}\" but may {what} at "
-                          f"most {limit:g}\"", geometry={"model": m, "distance": dist})
-        for entry in board.world.terrain.values():
-            if is_impassable(entry) and overlaps(there, entry.geometry.shape):
-                return Ruling(False, "wh40k6 §6.1", f"{m} would end in impassable "
-                              f"{board.groups.piece_of(entry.id)}")
+        check = check_path_40k(board, m, dest, limit, movers=movers,
+                               may_near=charge_targets, what=what)
+        if not check.allowed:
+            return Ruling(False, check.rule, check.reason, value=check,
+                          geometry={"model": m, "distance": check.used,
+                                    "blocker": check.blocker})
         final[m] = there
-    movers = set(final)
-    for m, there in final.items():
-        for other, state in board.models.items():
-            if other in movers or not state.alive or not state.on_table:
-                continue
-            o = board.outline(other)
-            if abs(o.z - there.z) < 1.0 and _overlap(there, o):
-                return Ruling(False, RULE_MOVE, f"{m} would stand on {other}")
-            if state.player != player and board.unit_of(other) not in charge_targets:
-                g = gap_3d(there, o)
-                if g < 1.0 - 1e-6:
-                    return Ruling(False, RULE_MOVE, f"{m} would end {g:.2f}\" from enemy "
-                                  f"{other} (1\" rule)")
     outlines = [final.get(m) or board.outline(m) for m in board.unit_models(unit)]
     if not unit_coherent(outlines, board.ruleset.is_vehicle(board.profile(next(iter(dests))))):
         return Ruling(False, RULE_COHERENCY, f"{unit} would end out of coherency (2\")")
     return Ruling(True, RULE_MOVE)
-
-
-def _overlap(a: Outline, b: Outline) -> bool:
-    if a.is_circle and b.is_circle:
-        d = float(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]))
-        return d < a.radii[0] + b.radii[0] - 0.02
-    return plan_gap(a, b) <= 0.0
 
 
 def truncate(board: Board, model: str, dest: Dest, limit: float) -> Dest:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,10 +15,9 @@ from .sight import sight_origin, skip_models, target_parts
 from .standard import STANDARD
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from battlesight.rulesets.core.board import Board
     from battlesight.rulesets.core.game import Action, Game
+    from battlesight.rulesets.core.paths import PathRules
     from battlesight.scenes.model import ModelSpec, Scene
 
 
@@ -124,6 +122,16 @@ class WH40K6(Ruleset):
         return cover_from_views(board, firers, target, list(vis.values()),
                                 gone_to_ground=bool(context.get("gone_to_ground")))
 
+    def path_rules(self, profile: Profile) -> PathRules:
+        from .movement import PATHS
+
+        return PATHS
+
+    def move_allowance(self, profile: Profile) -> float:
+        from .movement import allowance
+
+        return allowance(profile)
+
     def judge(self, board: Board, pairs: list[tuple[str, str]], *,
               samples: int | None = None) -> list[Verdict]:
         """Eye to body past the firer's unit and the target's unit-mates (§4.2-§4.4), with
@@ -186,29 +194,6 @@ class WH40K6(Ruleset):
         from . import actions
 
         actions.apply(game, action)
-
-    def move_allowance(self, game: Game, unit: str) -> float:
-        """The slowest model's normal move (§7.1 table)."""
-        from . import actions
-
-        return actions._max_move(game, unit)
-
-    def move_chance(self, game: Game, unit: str, params: dict[str, Any]
-                    ) -> tuple[Fraction, str] | None:
-        """Through difficult terrain the unit moves at most the highest of 2D6 (3D6 for MCs
-        and Move Through Cover, §7.2): the chance that roll covers the longest move."""
-        from battlesight.rulesets.core.dice import highest_of
-        from battlesight.rulesets.core.moves import parse_destinations
-
-        from . import movement
-
-        board = game.board
-        dests = parse_destinations(board, unit, params)
-        n = min(movement.difficult_dice(board.profile(m)) for m in board.unit_models(unit))
-        if not n or not movement.crosses_difficult(board, unit, dests):
-            return None
-        need = max(movement.path_length(board, m, d) for m, d in dests.items())
-        return highest_of(n).at_least(math.ceil(need - 1e-9)), movement.RULE_MOVE
 
     def weapon_ranges(self, profile: Profile) -> list[tuple[str, float]]:
         return [(w.name, float(w.range)) for w in profile.ranged() if w.range]

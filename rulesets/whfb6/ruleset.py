@@ -120,7 +120,7 @@ class WHFB6(HookedRuleset):
 
         return judge(board, list(pairs), int(samples or sight.JUDGED_SAMPLES))
 
-    def move_allowance(self, game: Game, unit: str) -> float:
+    def unit_allowance(self, game: Game, unit: str) -> float:
         """The slowest model's Movement (whfb6 §7)."""
         from . import movement
 

@@ -151,7 +151,7 @@ class WMH2(Ruleset):
     def apply(self, game: Game, action: Action) -> None:
         resolve.apply(game, action)
 
-    def move_allowance(self, game: Game, unit: str) -> float:
+    def unit_allowance(self, game: Game, unit: str) -> float:
         """A full advance: the slowest model's current SPD plus its movement bonus (§8.2)."""
         return min(activation.speed(game, m) + activation.movement_bonus(game, m)
                    for m in game.board.unit_models(unit))

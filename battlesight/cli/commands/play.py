@@ -188,6 +188,12 @@ def run(args) -> int:
     return 0
 
 
+def _refusal(result: dict) -> str:
+    """`REFUSED (rule): reason`, the rule that refused cited (none for a timing refusal)."""
+    rule = f" ({result['rule']})" if result.get("rule") else ""
+    return f"REFUSED{rule}: {result['reason']}"
+
+
 def report(results: list[dict], refused: list[dict], game: Game) -> str:
     """The text report: one line per action (cut to LINE_WIDTH), then the totals."""
     lines = []
@@ -195,7 +201,7 @@ def report(results: list[dict], refused: list[dict], game: Game) -> str:
         act = r["action"]
         what = " ".join(str(act.get(k)) for k in ("do", "unit", "target") if act.get(k))
         lines.append(shorten(f"{r['index']:3d}. {shorten(what, 100)}: "
-                             + ("ok" if r["ok"] else f"REFUSED: {r['reason']}"), LINE_WIDTH))
+                             + ("ok" if r["ok"] else _refusal(r)), LINE_WIDTH))
     lines.append(f"{len(results)} actions, {len(refused)} refused; now {game.where()}"
                  + (" (game over)" if game.over else ""))
     return "\n".join(lines) + "\n"

@@ -2,10 +2,11 @@
 
 `MoveTrial(scene, unit)` sets up a game on a copy of the scene (so nothing shown changes) and
 puts it in the step where the unit's player moves it; `check({model: (x, y)})` then asks the
-system's own move legality (`Ruleset.legal` on its move action: allowance, terrain, the 1"
-rules, coherency, formations) and says how far the move goes, what is left of the allowance,
-and the chance where dice decide (40k difficult terrain). The window's drags and
-`Battlefield.move` both judge through this one function.
+system's own move legality (`Ruleset.legal` on its move action, as `play` does: the path
+checks of `core.paths` where the system moves models along paths, the allowance, coherency,
+formations) and says how far the move goes, what is left of the allowance, and the chance
+where dice decide (`core.paths.check_path`: 40k difficult terrain). The window's drags judge
+through it; `Battlefield.move` checks one model's path with the same `check_path`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .game import Action, Game
+from .moves import Dest, kept_floor
+from .paths import check_path
 from .ruling import Ruling
 
 if TYPE_CHECKING:
@@ -31,7 +34,7 @@ Point = tuple[float, float]
 
 
 @dataclass
-class MoveCheck:
+class MoveVerdict:
     """The ruleset's answer for one move: allowed or not, the rule and why, the longest
     straight distance a moving model's base centre goes (inches), the allowance (None where
     the system gives none), and the chance the move succeeds where dice decide (None: no dice)."""
@@ -80,7 +83,7 @@ class MoveTrial:
         self.game = Game(trial, first_player=player)
         self.unit = unit
         self.kind = self._reach_move_step(player)
-        self.allowance = self.game.ruleset.move_allowance(self.game, unit)
+        self.allowance = self.game.ruleset.unit_allowance(self.game, unit)
 
     def _reach_move_step(self, player: int) -> str | None:
         """Advance to the first step of the player's turn that takes a move action."""
@@ -96,27 +99,45 @@ class MoveTrial:
         """Where a model stands in the trial (its base centre)."""
         return tuple(self.game.board.outline(model).center)
 
-    def check(self, dests: dict[str, Point]) -> MoveCheck:
+    def check(self, dests: dict[str, Point]) -> MoveVerdict:
         """The ruleset's verdict on moving these models of the unit to these plan points."""
         game = self.game
         distance = max((float(np.hypot(*np.subtract(at, self.start(m))))
                         for m, at in dests.items()), default=0.0)
         if self.kind is None:
-            return MoveCheck(False, game.ruleset.phases[0].rule if game.ruleset.phases else "",
+            return MoveVerdict(False, game.ruleset.phases[0].rule if game.ruleset.phases else "",
                              f"{game.ruleset.id} has no move action", distance, None)
         try:
             params = game.ruleset.move_params(game, self.unit, dests)
         except ValueError as refusal:
             rule, why = refusal.args
-            return MoveCheck(False, rule, why, distance, self.allowance)
+            return MoveVerdict(False, rule, why, distance, self.allowance)
         ruling: Ruling = game.ruleset.legal(game, Action(self.kind, unit=self.unit,
                                                          params=params))
-        check = MoveCheck(ruling.ok, ruling.rule, ruling.reason, distance, self.allowance)
+        check = MoveVerdict(ruling.ok, ruling.rule, ruling.reason, distance, self.allowance)
         if ruling.ok:
-            odds = game.ruleset.move_chance(game, self.unit, params)
+            odds = self._dice(dests)
             if odds is not None:
                 check.chance, check.chance_rule = odds
         return check
+
+    def _dice(self, dests: dict[str, Point]) -> tuple[Fraction, str] | None:
+        """The chance the dice let the whole move finish (the unit rolls once: its least
+        likely model's), and the rule; None where no dice decide or the system moves models
+        otherwise than along paths."""
+        board, ruleset = self.game.board, self.game.ruleset
+        least = None
+        for m, at in dests.items():
+            profile = board.profile(m)
+            rules = ruleset.path_rules(profile)
+            if rules is None:
+                return None
+            dest = Dest(at, kept_floor(board.world, at, board.floor_of(m)))
+            path = check_path(board, m, dest, ruleset.move_allowance(profile), rules,
+                              movers=tuple(dests))
+            if path.allowed and path.chance < 1 and (least is None or path.chance < least[0]):
+                least = (path.chance, path.rule)
+        return least
 
 
 def moved_to(board: Board, model: str, to: Point, whole_unit: bool = False
@@ -131,7 +152,7 @@ def moved_to(board: Board, model: str, to: Point, whole_unit: bool = False
                 float(world.models[m].position[1] + step[1])) for m in movers}
 
 
-def judge_move(scene: Scene, dests: dict[str, Point]) -> MoveCheck:
+def judge_move(scene: Scene, dests: dict[str, Point]) -> MoveVerdict:
     """One move judged on its own (scripts, `Battlefield.move`): the models must be of one
     unit."""
     units = {next((m.unit or m.id) for m in scene.models if m.id == d) for d in dests}
