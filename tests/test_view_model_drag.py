@@ -156,3 +156,21 @@ def test_the_moves_bench_rows_on_a_small_table():
                 "drag_check_unit_s", "window_drag_frame_s", "window_release_s"):
         assert 0 < figures[key] < 30, key
     assert "budget 50 ms" in format_moves_bench(figures)
+
+
+def test_a_ranked_unit_moves_as_one_block_and_takes_its_formation_along():
+    from tests.helpers import RULESET_EXAMPLES
+
+    scene = load_scene(RULESET_EXAMPLES["whfb6"])
+    with OffscreenRenderer(build_world(scene), scene, 480, 320, backend="tiny") as renderer:
+        controller = Controller(renderer.view)
+        renderer.view.set_view("top")
+        alone = mouse_drag(controller, "halb-1", 0.0, 2.0)
+        assert not alone.ok and alone.rule == "whfb6 §7" and "one block" in alone.reason
+        block = mouse_drag(controller, "halb-1", 0.0, 2.0, shift=True)
+        assert block.ok and block.allowance == 4.0
+        assert scene.unit("halberdiers")["formation"]["front"] == [24.0, 13.0]
+        again = mouse_drag(controller, "halb-1", 0.0, 1.0, shift=True)  # from the new front
+        assert again.ok and again.distance == pytest.approx(1.0, abs=0.01)
+        assert controller.key("z") and scene.unit("halberdiers")["formation"]["front"] == [
+            24.0, 13.0]

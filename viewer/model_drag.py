@@ -145,11 +145,29 @@ class ModelDrag:
         for m, (at, floor, facing) in places.items():
             floor = kept_floor(world, at, board.floor_of(m)) if floor is None else floor
             board.move(m, at, facing, floor=floor)
+        after = self._places(places)
+        self._carry_formations(before, after)
         if record:
-            self.undo_steps.append((before, self._places(places)))
+            self.undo_steps.append((before, after))
             self.redo_steps.clear()
         self.view.update_world(world, self.view.scene, models=set(places))
         self.controller.models_moved()
+
+    def _carry_formations(self, before: Places, after: Places) -> None:
+        """A unit whose models all moved by one step takes its `formation:` front along
+        (the scene's truth of a ranked block, whfb6 §3, which a game lays the models out by)."""
+        board, scene = self.view.judge.board, self.view.scene
+        for unit in {board.unit_of(m) for m in after}:
+            entry = scene.unit(unit) or {}
+            form = entry.get("formation")
+            members = board.unit_models(unit)
+            if not isinstance(form, dict) or "front" not in form or set(members) - set(after):
+                continue
+            steps = {tuple(np.round(np.subtract(after[m][0], before[m][0]), 6)) for m in members}
+            if len(steps) == 1:
+                dx, dy = map(float, next(iter(steps)))
+                front = form["front"]
+                form["front"] = [round(float(front[0]) + dx, 4), round(float(front[1]) + dy, 4)]
 
     def _places(self, models) -> Places:
         board = self.view.judge.board
