@@ -84,6 +84,7 @@ def test_edit_mode_key_help_figures_and_click_picks_a_piece(app):
     controller, _, _ = app
     assert controller.click(*pixel(controller, 4, 24)) is None  # not in edit mode: no piece
     assert controller.key("t") and controller.editing
+    controller.key("f1")  # the help unfolds with edit mode's keys
     assert controller.view.help[-len(EDIT_HELP):] == EDIT_HELP
     assert any(line.startswith("t edit terrain") for line in controller.view.help)
     figures = "\n".join(controller.view.figures)

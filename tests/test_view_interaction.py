@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from battlesight.viewer.interact import HELP, Controller  # noqa: E402
+from battlesight.viewer.interact import HELP, HELP_HINT, Controller  # noqa: E402
 from battlesight.viewer.render import OffscreenRenderer  # noqa: E402
 from battlesight.viewer.rulings import BARE_WORLD_RULE  # noqa: E402
 
@@ -148,13 +148,18 @@ def test_reload_keeps_selection_and_reports_a_broken_file(app):
 
 def test_help_overlay_lists_the_keys_and_toggles(app):
     controller, _ = app
+    assert controller.view.help == HELP_HINT  # folded: one line, the labels stay clear
+    controller.key("f1")
     assert controller.view.help == HELP
     texts = [n.node().get_text() for n in controller.view.hud.find_all_matches("**/+TextNode")]
     assert any("eye view" in t for t in texts) and any("reload" in t for t in texts)
     controller.key("f1")
-    assert controller.view.help == []
+    assert controller.view.help == HELP_HINT
+    controller.key("tab")
     controller.key("escape")
-    assert controller.selected is None
+    assert controller.selected is None and not controller.quit_requested
+    controller.key("escape")  # nothing left to drop: esc quits, as q does
+    assert controller.quit_requested
 
 
 def test_labels_and_heatmap_keys(app):

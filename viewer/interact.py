@@ -9,21 +9,26 @@ window, whose result `poll()` hands over each frame; synchronous in tests) or th
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 
-from .cameras import Orbit, preset_orbit
+from .camera_moves import CameraMoves
 from .edit_mode import EDIT_HELP, EditMode, toggle_edit
-from .heatmap import DEFAULT_GRID, EYES, Analyser, chosen_heat, next_field
+from .heat_follow import HeatAndFigures
+from .heatmap import DEFAULT_GRID, Analyser, next_field
+from .measuring import distance_text, range_rings
+from .model_drag import ModelDrag
 from .overlays import ruler_ends
 from .sceneview import SceneView
 
+HELP_HINT = ["F1 or ? keys and mouse   q quit"]  # the help panel, folded
 HELP = [
     "Keys (? or F1 hides this)",
     "left-drag orbit, right/middle-drag pan, wheel zoom",
     "click a model: select it, sight lines to every enemy",
+    "drag a model: move it (shift: its unit), judged by the rules",
+    "z / y undo, redo moves (in edit mode: terrain edits)",
     "click an enemy or a line: why (blockers, rule) + samples",
     "click that enemy again to select it",
     "1 top   2 iso   3 edge 1   4 edge 2",
@@ -31,7 +36,8 @@ HELP = [
     "m ruler: click two models or two table points",
     "l labels   h heatmap (layout exposure)   j next heatmap field",
     "t edit terrain: move, turn, add, delete, undo, save",
-    "tab next model   r / F5 reload the scene from disk   esc clear",
+    "tab next model   r / F5 reload the scene from disk",
+    "esc drop the drag or selection (nothing to drop: quit)   q quit",
 ]
 PRESET_KEYS = {"1": "top", "2": "iso", "3": "edge1", "4": "edge2"}
 PICK_PX = 12.0  # how close (pixels) a click must be to a model or a sight line
@@ -44,7 +50,7 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(p - (a + t * ab)))
 
 
-class Controller:
+class Controller(CameraMoves, HeatAndFigures):
     """The viewer's interaction state: selection, target, ruler, camera moves, reload, the
     heatmap shown, edit mode.
 
@@ -69,7 +75,10 @@ class Controller:
         self.analyser = Analyser(grid, self._analysed, threaded)
         self.edit: EditMode | None = None
         self._reload_armed = False
-        self.view.help = list(HELP)
+        self.moves = ModelDrag(self)
+        self._pressed: str | None = None  # what the left press went to: "model" or "piece"
+        self.quit_requested = False  # q, or esc with nothing to drop: the window closes
+        self.view.help = list(HELP_HINT)
         self.view.refresh()
 
     # ---- picking ------------------------------------------------------------------------
@@ -144,27 +153,50 @@ class Controller:
         """Edit mode is on."""
         return self.edit is not None and self.edit.active
 
-    def press(self, px: float, py: float) -> bool:
-        """Left button down: True when edit mode takes it (a piece is under the pointer; then
-        `drag` moves it and `release` drops or selects it), False for a camera drag or click."""
-        return self.editing and self.edit.press(px, py)
+    def press(self, px: float, py: float, shift: bool = False) -> bool:
+        """Left button down: True when a model (shift: its unit) or, in edit mode, a terrain
+        piece is under the pointer (then `drag` moves it and `release` drops or selects it),
+        False for a camera drag or click."""
+        if self.moves.press(px, py, shift):
+            self._pressed = "model"
+        elif self.editing and self.edit.press(px, py):
+            self._pressed = "piece"
+        else:
+            self._pressed = None
+        return self._pressed is not None
 
     def drag(self, px: float, py: float) -> None:
-        """The pointer moved during a press edit mode took: the piece follows it."""
-        if self.editing:
+        """The pointer moved during a press taken: the model or piece follows it."""
+        if self._pressed == "model":
+            self.moves.drag(px, py)
+        elif self._pressed == "piece" and self.editing:
             self.edit.drag(px, py)
 
-    def release(self, px: float, py: float) -> str | None:
-        """Left button up after a press edit mode took: drop (snapped) or select the piece."""
+    def release(self, px: float, py: float):
+        """Left button up after a press taken: the move judged and made (or refused), or the
+        piece dropped (snapped); a press without a drag selects."""
+        pressed, self._pressed = self._pressed, None
+        if pressed == "model":
+            return self.moves.release(px, py)
         return self.edit.release(px, py) if self.edit is not None else None
 
     def hover(self, px: float, py: float) -> str | None:
-        """Mouse over a sight line: show why in the info panel (without changing the target)."""
+        """Mouse over a sight line: show why in the info panel (without changing the target);
+        over another model: the selected model's distance to it, as the system measures."""
         line = self.pick_line(px, py)
-        if line is not None:
-            self._explain(line)
-        elif self.target is not None:
-            self._explain(self.target)
+        model = self.pick_model(px, py) if self.selected is not None else None
+        other = model if model not in (None, self.selected) else None
+        shown = line or self.target
+        info = self._why(shown) if shown is not None else None
+        if info is None and other is not None:
+            info = self._model_info(self.selected)
+        if info is None:
+            return line
+        if other is not None:
+            info.append(distance_text(self.view, self.selected, other))
+        if info != self.view.info:  # this runs on every mouse move
+            self.view.info = info
+            self.view.refresh()
         return line
 
     def select(self, model_id: str | None) -> None:
@@ -172,6 +204,8 @@ class Controller:
         self.selected, self.target = model_id, None
         self.view.show_sight_lines(model_id)
         self.view.info = [] if model_id is None else self._model_info(model_id)
+        self.view.rings = [] if model_id is None else range_rings(
+            self.view, model_id, self.moves.allowance(model_id))
         self.view.refresh()
 
     def set_target(self, target: str | None) -> None:
@@ -184,6 +218,9 @@ class Controller:
     def key(self, name: str) -> bool:
         """A key press by Panda3D name ('1', 'e', 'f5', 'escape', ...); True when handled."""
         name = name.lower()
+        if name == "escape" and self.moves.cancel():
+            self.say("move dropped")
+            return True
         if self.editing and self.edit.key(name):
             return True
         if name not in ("r", "f5"):
@@ -194,10 +231,21 @@ class Controller:
             return self.eye_view()
         elif name in ("r", "f5"):
             return self.reload()
+        elif name == "q" or (name == "escape" and self.selected is None
+                             and not self.ruler_mode and self.view.ruler is None):
+            self.quit_requested = True
         elif name == "escape":
             self.ruler_mode, self.ruler_points = False, []
             self.view.set_ruler(None, None)
             self.select(None)
+        elif name in ("z", "control-z") and not self.editing:  # edit mode: terrain undo
+            done = self.moves.undo()
+            self.say("move undone" if done else "no move to undo")
+            return done
+        elif name in ("y", "control-y", "shift-z") and not self.editing:
+            done = self.moves.redo()
+            self.say("move redone" if done else "no move to redo")
+            return done
         elif name == "m":
             self.ruler_mode, self.ruler_points = not self.ruler_mode, []
             self.say("ruler: click two models or two table points" if self.ruler_mode
@@ -222,8 +270,9 @@ class Controller:
                 i = (ids.index(self.selected) + 1) % len(ids) if self.selected in ids else 0
                 self.select(ids[i])
         elif name in ("?", "f1", "shift-/"):
-            self.view.help = [] if self.view.help else list(HELP) + (
-                list(EDIT_HELP) if self.editing else [])
+            folded = self.view.help == HELP_HINT
+            self.view.help = list(HELP) + (list(EDIT_HELP) if self.editing else []) \
+                if folded else list(HELP_HINT)
             self.view.refresh()
         else:
             return False
@@ -277,103 +326,22 @@ class Controller:
     def toggle_edit(self) -> bool:
         """Edit mode on or off (its edits stay shown, and saveable, when off)."""
         done = toggle_edit(self)
-        if self.view.help:
+        if self.view.help != HELP_HINT:
             self.view.help = list(HELP) + (list(EDIT_HELP) if self.editing else [])
         return done
 
-    def show_heatmap(self, name: str | None) -> None:
-        """Show a heatmap field (a layout-analysis field, or 'eyes'); None hides it."""
-        self.heat_name = name
-        self._update_heat()
-
-    def _update_heat(self) -> None:
-        """Draw the chosen field for the scene shown (asking for its analysis when needed)."""
-        name, world, scene = self.heat_name, self.view.world, self.view.scene
-        if name is None:
-            if self.view.heatmap is not None:
-                self.view.set_heatmap(None)
-            return
-        known = self.analysis_scene is scene and (self.analysis or self.analysis_error)
-        heat = chosen_heat(world, scene, name, self.analysis if known else None,
-                           self.analysis_error if known else None)
-        if heat is None:
-            if not self.analyser.pending_for(scene):
-                self.analyser.request(scene)  # at once, or handed over by a later poll()
-            if self.analyser.pending:
-                self.say("analysing the layout ...")
-            return
-        self.view.set_heatmap(heat.field, heat.title, heat.notes)
-
-    def _analysed(self, scene, analysis, error: str | None) -> None:
-        """The Analyser's report: keep it, redraw the heatmap and the figures."""
-        if scene is not self.view.scene:
-            return  # about a scene no longer shown
-        self.analysis, self.analysis_scene, self.analysis_error = analysis, scene, error
+    def models_moved(self) -> None:
+        """Models moved (a drag, an undo): the info panel and range rings of the selection,
+        then the heatmap and figures as after a terrain edit (the model-eyes field is drawn
+        again; the layout analysis is of the terrain alone, so its fields stand)."""
+        if self.selected is not None and self.selected in self.view.world.models:
+            self.view.info = self._model_info(self.selected)
+            self.view.rings = range_rings(self.view, self.selected,
+                                          self.moves.allowance(self.selected))
+            self.view.refresh()
         if self.edit is not None:
-            self.edit.live.analysis = analysis
-        if self.heat_name not in (None, EYES):
-            self._update_heat()
-        if self.message == "analysing the layout ...":
-            self.say()
-        self.update_figures()
-
-    def world_edited(self) -> None:
-        """Edit mode redrew the world: refresh what depends on it (the figures follow when
-        the analysis it asked for arrives)."""
-        if self.heat_name == EYES:
-            self._update_heat()
-        self.update_figures()
-
-    def update_figures(self) -> None:
-        """The figures panel (edit mode's)."""
-        if self.edit is not None:
-            self.edit.show_figures()
-
-    def poll(self) -> bool:
-        """Each frame: hand over a finished analysis; True when one came."""
-        return self.analyser.poll()
-
-    def finish(self) -> None:
-        """Wait for an analysis in progress and hand it over (headless runs, tests)."""
-        self.analyser.poll(wait=True)
-
-    # ---- camera -------------------------------------------------------------------------
-
-    def _orbit(self) -> Orbit:
-        if self.view.orbit is not None:
-            return self.view.orbit
-        pose = self.view.stage.pose
-        d = pose.target - pose.position
-        dist = float(np.linalg.norm(d))
-        heading = math.degrees(math.atan2(-d[0], d[1]))
-        pitch = math.degrees(math.asin(max(-1.0, min(1.0, d[2] / max(dist, 1e-9)))))
-        return Orbit(pose.target.copy(), heading, pitch, dist, pose.fov)
-
-    def orbit(self, dx: float, dy: float) -> None:
-        """Turn around the focus by a mouse drag of (dx, dy) pixels."""
-        o = self._orbit()
-        pitch = float(np.clip(o.pitch - dy * 0.3, -90.0, -2.0))
-        self.view.set_orbit(Orbit(o.focus, o.heading - dx * 0.3, pitch, o.distance, o.fov))
-
-    def pan(self, dx: float, dy: float) -> None:
-        """Slide the focus over the table by a drag of (dx, dy) pixels."""
-        o = self._orbit()
-        scale = o.distance * 2 * math.tan(math.radians(o.fov) / 2) / self.view.stage.height
-        h = math.radians(o.heading)
-        right = np.array([math.cos(h), math.sin(h), 0.0])
-        forward = np.array([-math.sin(h), math.cos(h), 0.0])
-        focus = o.focus + (-dx * right + dy * forward) * scale
-        self.view.set_orbit(Orbit(focus, o.heading, o.pitch, o.distance, o.fov, o.ortho))
-
-    def zoom(self, steps: float) -> None:
-        """Wheel: positive steps move closer."""
-        o = self._orbit()
-        dist = float(np.clip(o.distance * 0.85 ** steps, 2.0, 2000.0))
-        self.view.set_orbit(Orbit(o.focus, o.heading, o.pitch, dist, o.fov, o.ortho))
-
-    def home(self) -> None:
-        table = self.view.world.table
-        self.view.set_orbit(preset_orbit("iso", table, self.view.stage.view_aspect))
+            self.edit.editor.dirty = True  # saving writes the moves too
+        self.world_edited()
 
     # ---- texts --------------------------------------------------------------------------
 
@@ -392,12 +360,14 @@ class Controller:
                  f"{len(self.view.lines)} enemy models (by the rules)"]
         return lines
 
-    def _explain(self, target: str) -> None:
+    def _why(self, target: str) -> list[str] | None:
+        """The info panel's lines for the sight line to target (None: no such line)."""
         line = self.view.line_to(target)
-        if line is None:
-            return
-        info = [f"{line.observer} -> {target}", *line.why()]
-        if info != self.view.info:  # hover calls this on every mouse move
+        return None if line is None else [f"{line.observer} -> {target}", *line.why()]
+
+    def _explain(self, target: str) -> None:
+        info = self._why(target)
+        if info is not None and info != self.view.info:
             self.view.info = info
             self.view.refresh()
 

@@ -102,3 +102,8 @@ def parse_colour(text: str) -> Colour:
         raise ValueError(f"bad colour {text!r}: use a name ({', '.join(sorted(NAMED))}) "
                          "or #rrggbb") from None
     return (r, g, b, 1.0)
+
+MOVE_LEGAL: Colour = (0.20, 0.85, 1.00, 1.0)  # cyan: a drag the rules allow
+MOVE_ILLEGAL: Colour = (1.00, 0.22, 0.10, 1.0)  # red-orange: a drag the rules refuse
+RANGE_RING: Colour = (0.95, 0.95, 0.70, 1.0)  # weapon ranges of the selected unit
+MOVE_RING: Colour = (0.20, 0.85, 1.00, 1.0)  # its move allowance

@@ -3,12 +3,16 @@
 The only module that chooses a graphics back end. Order: ``headlessgl`` (EGL, e.g. Mesa
 llvmpipe or a GPU) then ``tiny`` (Panda3D's software renderer, always there). The environment
 variable ``BATTLESIGHT_RENDERER`` (``auto``, ``headlessgl`` or ``tiny``) overrides the choice.
+The interactive window (`open_window`) tries hardware OpenGL, software OpenGL, then Panda3D's
+tiny display, always double-buffered (a window without a back buffer shows black on Mesa).
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,8 +71,6 @@ def _close_all() -> None:
 
 def has_display() -> bool:
     """Whether an onscreen window can be opened here (X11 / Wayland, or not Linux)."""
-    import sys
-
     if not sys.platform.startswith("linux"):
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
@@ -186,13 +188,16 @@ def grab_rgb(output: GraphicsOutput) -> np.ndarray:
         output.clear_render_textures()
 
 
-def framebuffer() -> FrameBufferProperties:
-    """What every output asks for: 8-bit RGBA colour, 24-bit depth, no multisampling."""
+def framebuffer(back_buffers: int = 0) -> FrameBufferProperties:
+    """What every output asks for: 8-bit RGBA colour, 24-bit depth, no multisampling; a
+    window also asks for a back buffer (it shows the frames it swaps in)."""
     fb = FrameBufferProperties()
     fb.set_rgb_color(True)
     fb.set_color_bits(24)
     fb.set_alpha_bits(8)
     fb.set_depth_bits(24)
+    if back_buffers:
+        fb.set_back_buffers(int(back_buffers))
     return fb
 
 
@@ -233,3 +238,86 @@ def make_offscreen(width: int, height: int, backend: str | None = None,
 def available_backends() -> list[str]:
     """Back ends whose pipe can be made here (buffers not tried)."""
     return [name for name in BACKENDS if _make_pipe(name) is not None]
+
+
+#: the window's graphics, in the order tried: (name, Panda3D display module, environment)
+WINDOW_CHOICES = (
+    ("hardware OpenGL", "pandagl", {}),
+    ("software OpenGL", "pandagl", {"LIBGL_ALWAYS_SOFTWARE": "1"}),
+    ("Panda3D's tiny software display", "p3tinydisplay", {}),
+)
+SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer")
+
+
+def window_choices() -> list[tuple[str, str, dict[str, str]]]:
+    """The window back ends to try: all of them, or only the tiny display where
+    $BATTLESIGHT_RENDERER asks for tiny."""
+    if requested_backend() == "tiny":
+        return [WINDOW_CHOICES[-1]]
+    return list(WINDOW_CHOICES)
+
+
+def open_window(base, multisamples: int = 0) -> tuple[str, str]:
+    """Open a ShowBase's onscreen window on the first back end that works, double-buffered
+    (multisampled where `multisamples` and the driver allow): (back end name, the one line
+    that says which and why). RenderUnavailable naming what each one said when none works."""
+    selection = GraphicsPipeSelection.get_global_ptr()
+    tried: list[str] = []
+    for name, module, env in window_choices():
+        os.environ.update(env)
+        try:
+            with _quiet_stderr():  # a second X module repeats Panda's type registration notes
+                pipe = selection.make_module_pipe(module)
+        except Exception:  # noqa: BLE001 - a missing library means "not this back end"
+            pipe = None
+        if pipe is None or not pipe.is_valid():
+            tried.append(f"{name}: no pipe")
+            continue
+        opened = False
+        for samples in ((multisamples, 0) if multisamples and module == "pandagl" else (0,)):
+            fb = framebuffer(back_buffers=1)
+            if samples:
+                fb.set_multisamples(int(samples))
+            if base.open_default_window(pipe=pipe, fbprops=fb, type="onscreen"):
+                opened = True
+                break
+        if not opened:
+            tried.append(f"{name}: no window")
+            continue
+        renderer = _renderer_name(base.win)
+        software = any(s in renderer.lower() for s in SOFTWARE_GL)
+        if module == "pandagl" and software:
+            name = "software OpenGL"
+        why = "; ".join(tried) if tried else ""
+        if module == "pandagl" and software and not tried:
+            why = "no hardware OpenGL driver for this display"
+        if requested_backend() == "tiny":
+            why = f"{ENV_VAR}=tiny"
+        detail = f" ({renderer})" if renderer else ""
+        return name, f"window: {name}{detail}" + (f", because {why}" if why else "")
+    where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or "this display"
+    raise RenderUnavailable(f"no window could be opened on {where} (" + "; ".join(tried)
+                            + "); `battlesight render` draws offscreen")
+
+
+@contextmanager
+def _quiet_stderr():
+    """File descriptor 2 to /dev/null for the block (what C++ prints there, too)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _renderer_name(window) -> str:
+    """The GL driver's renderer string ('llvmpipe (LLVM 15.0.6, 256 bits)'), '' for others."""
+    gsg = window.get_gsg() if window is not None else None
+    try:
+        return str(gsg.get_driver_renderer()).strip() if gsg is not None else ""
+    except AttributeError:
+        return ""

@@ -77,6 +77,17 @@ class Judge:
             self._known.update(((key, p), v) for p, v in zip(todo, verdicts, strict=True))
         return [self._known[(key, p)] for p in pairs]
 
+    def judges(self, scene, world) -> bool:
+        """Whether this judgement is of this scene and world (the same objects): models moved
+        on its board keep it, after `forget`; another world needs a new Judge."""
+        board_scene = getattr(self.board, "scene", None)
+        return self.board.world is world and board_scene is scene
+
+    def forget(self) -> None:
+        """Drop the verdicts kept (models moved on the board: they are judged again)."""
+        self._known.clear()
+        self._others.clear()
+
     def others(self, pair: tuple[str, str]) -> list[dict[str, Any]]:
         """The other readings (reading, value, rule, text, verdict) that change this pair's
         verdict, when the surface explored them; [] otherwise."""

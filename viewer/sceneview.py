@@ -10,7 +10,7 @@ from collections.abc import Iterable
 import numpy as np
 from panda3d.core import NodePath
 
-from . import lighting, matrix_view, overlays, palette
+from . import lighting, matrix_view, move_overlays, overlays, palette
 from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose, world_orbit
 from .rulings import Judge, SightLine, sight_lines
 from .scenegraph import SceneGraph, build_scene_graph, draw_models, draw_terrain, ring_node
@@ -47,6 +47,8 @@ class SceneView:
         self.help: list[str] = []  # lines of the help panel (top right)
         self.matrix: tuple[list[str], dict] | None = None  # units, cells (`unit_matrix`)
         self.matrix_lines: list = []  # the half lines drawn for it (`matrix_view.line_halves`)
+        self.drag_path = None  # a model drag in progress (`model_drag.DragPath`)
+        self.rings: list[move_overlays.RangeRing] = []  # the selected unit's range rings
         self.hud = self.stage.overlay.attach_new_node("hud")
         self.build()
 
@@ -86,25 +88,30 @@ class SceneView:
         self._follow_world()
 
     def offset_nodes(self, terrain: dict[str, tuple[float, float]],
-                     models: dict[str, tuple[float, float]]) -> None:
-        """Draw terrain pieces and models shifted by (dx, dy) from where the world has them
-        (a drag preview; `update_world` draws them where they are)."""
+                     models: dict[str, tuple[float, ...]]) -> None:
+        """Draw terrain pieces and models shifted by (dx, dy) (models: (dx, dy[, dz])) from
+        where the world has them (a drag preview; `update_world` draws them where they are)."""
         for piece_id, (dx, dy) in terrain.items():
             node = self.graph.terrain.get(piece_id)
             if node is not None:
                 node.set_pos(float(dx), float(dy), 0.0)
-        for model_id, (dx, dy) in models.items():
+        for model_id, shift in models.items():
             node, ring = self.graph.models.get(model_id), self.graph.rings.get(model_id)
             if node is None or model_id not in self.world.models:
                 continue
-            node.set_pos(float(dx), float(dy), 0.0)
+            dx, dy, dz = (*map(float, shift), 0.0)[:3]
+            node.set_pos(dx, dy, dz)
             x, y, z = map(float, self.world.models[model_id].position)
             if ring is not None:
-                ring.set_pos(x + float(dx), y + float(dy), z)
+                ring.set_pos(x + dx, y + dy, z + dz)
 
     def _follow_world(self) -> None:
-        """After the world changed: the judgement, sight lines, camera and overlays."""
-        self.judge = Judge(self.scene, self.world)
+        """After the world changed: the judgement (the same board after models moved on it),
+        sight lines, camera and overlays."""
+        if self.judge is not None and self.judge.judges(self.scene, self.world):
+            self.judge.forget()
+        else:
+            self.judge = Judge(self.scene, self.world)
         for name in (self.observer, self.target):
             if name is not None and name not in self.world.models:
                 self.observer = self.target = None
@@ -235,6 +242,10 @@ class SceneView:
             inset = max(inset, self._draw_matrix(labels, blocks))
         if self.ruler is not None:
             labels += overlays.draw_ruler(graph.overlays, *self.ruler)
+        if self.rings:
+            labels += move_overlays.draw_range_rings(graph.overlays, self.rings)
+        if self.drag_path is not None:
+            labels += move_overlays.draw_drag_path(graph.overlays, self.drag_path)
         if self.show_labels:
             labels += self.model_labels({lab.model for lab in labels if lab.model})
         self.stage.label_blocks = blocks

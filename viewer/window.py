@@ -9,6 +9,7 @@ one to the controller. Without a display the window is an offscreen buffer, whic
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from direct.showbase.ShowBase import ShowBase
@@ -18,7 +19,7 @@ from .heatmap import DEFAULT_GRID
 from .interact import Controller, Loader
 from .sceneview import SceneView
 
-KEYS = ("1", "2", "3", "4", "e", "r", "f5", "escape", "m", "l", "h", "j", "tab", "f1",
+KEYS = ("1", "2", "3", "4", "e", "r", "f5", "escape", "q", "m", "l", "h", "j", "tab", "f1",
         "shift-/", "t", "[", "]", "g", "a", "k", "x", "delete", "backspace", "z", "y",
         "control-z", "control-y", "shift-z", "s", "control-s")
 DRAG_PX = 4.0
@@ -32,8 +33,11 @@ class ViewerWindow(ShowBase):
                  grid: float = DEFAULT_GRID, look: lighting.Look | None = None):
         self.onscreen = platform.configure_window(width, height, onscreen)
         ShowBase.__init__(self, windowType="none")
-        if self.onscreen:
-            self._open(look, type="onscreen")
+        if self.onscreen:  # which graphics and why, in one line (RenderUnavailable: none)
+            shaded = look is None or look.shaded
+            self.backend, line = platform.open_window(
+                self, lighting.MULTISAMPLES if shaded else 0)
+            print(f"battlesight view: {line}", file=sys.stderr)
         else:  # the same pipes as the offscreen renders (the software one's offscreen kind)
             self.pipe, self.backend = platform.offscreen_pipe()
             self._open(look, type="offscreen", pipe=self.pipe)
@@ -49,10 +53,12 @@ class ViewerWindow(ShowBase):
         self._press: dict[str, tuple[float, float]] = {}
         self._dragged: set[str] = set()
         self._last: tuple[float, float] | None = None
-        self._editing_drag = False  # the left press went to edit mode (a piece drag)
+        self._editing_drag = False  # the left press went to a model or piece drag
         for button in ("mouse1", "mouse2", "mouse3"):
             self.accept(button, self._down, [button])
             self.accept(f"{button}-up", self._up, [button])
+        self.accept("shift-mouse1", self._down, ["mouse1", True])  # drag the whole unit
+        self.accept("shift-mouse1-up", self._up, ["mouse1"])
         self.accept("wheel_up", self.controller.zoom, [1])
         self.accept("wheel_down", self.controller.zoom, [-1])
         for key in KEYS:
@@ -81,14 +87,14 @@ class ViewerWindow(ShowBase):
         stage = self.scene_view.stage
         return (m.x + 1) / 2 * stage.width, (1 - m.y) / 2 * stage.height
 
-    def _down(self, button: str) -> None:
+    def _down(self, button: str, shift: bool = False) -> None:
         pos = self.mouse_pixels()
         if pos is not None:
             self._press[button] = pos
             self._dragged.discard(button)
             self._last = pos
             if button == "mouse1":
-                self._editing_drag = self.controller.press(*pos)
+                self._editing_drag = self.controller.press(*pos, shift=shift)
 
     def _up(self, button: str) -> None:
         start = self._press.pop(button, None)
@@ -100,6 +106,8 @@ class ViewerWindow(ShowBase):
         self._dragged.discard(button)
 
     def _update(self, task):
+        if self.controller.quit_requested:
+            self.userExit()
         self.controller.poll()
         pos = self.mouse_pixels()
         self.controller.pointer = pos

@@ -118,3 +118,6 @@ class AOS2(Ruleset):
         from .judge import judge
 
         return judge(board, list(pairs), int(samples or sight.SAMPLES_JUDGED))
+
+    def weapon_ranges(self, profile: Warscroll) -> list[tuple[str, float]]:
+        return [(w.name, float(w.range)) for w in profile.missile() if w.range]

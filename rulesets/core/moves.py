@@ -70,6 +70,18 @@ def parse_point(value: Any, where: str) -> tuple[float, float]:
     raise ValueError(f"{where}: expected [x, y] in inches, got {value!r}")
 
 
+def kept_floor(world, at: tuple[float, float], floor: int | None) -> int | None:
+    """The floor a model on `floor` stands on at `at`: the same one where it is there
+    (a ruin floor, a mesh storey), else None (the ground or the surface beneath)."""
+    if not floor:
+        return None
+    try:
+        world.stand_height(at, floor)
+    except ValueError:
+        return None
+    return floor
+
+
 def outline_at(board: Board, model: str, dest: Dest) -> Outline:
     """The model's outline if it stood at dest (raises ValueError for an impossible floor)."""
     now = board.outline(model)

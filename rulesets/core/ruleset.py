@@ -360,6 +360,35 @@ class Ruleset:
             raise NotImplementedError(action.kind)
         hook(game, action)
 
+    # ---- moving models (`core.move_trial`) -----------------------------------------------
+
+    def weapon_ranges(self, profile: Any) -> list[tuple[str, float]]:
+        """(name, range in inches) of each of a profile's ranged weapons (the window's range
+        rings); [] where the system has none."""
+        return []
+
+    def unit_allowance(self, game: Game, unit: str) -> float | None:
+        """How far the unit may move in its move action (inches): its slowest model's
+        `move_allowance`; None where the system gives none."""
+        board = game.board
+        slowest = min((self.move_allowance(board.profile(m)) for m in board.unit_models(unit)),
+                      default=0.0)
+        return slowest or None
+
+    def move_params(self, game: Game, unit: str, dests: dict[str, tuple[float, float]]
+                    ) -> dict[str, Any]:
+        """The move action's parameters that send these models to these plan points (each
+        keeping its floor where the floor is there); ValueError(rule, reason) where the
+        system moves the unit otherwise."""
+        from .moves import kept_floor
+
+        board, to = game.board, {}
+        for m, (x, y) in dests.items():
+            floor = kept_floor(board.world, (x, y), board.floor_of(m))
+            to[m] = {"at": [float(x), float(y)], "floor": floor} if floor else [float(x),
+                                                                                 float(y)]
+        return {"to": to}
+
     def describe_phases(self) -> list[dict[str, Any]]:
         return [p.to_dict() for p in self.phases]
 

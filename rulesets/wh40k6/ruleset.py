@@ -161,3 +161,6 @@ class WH40K6(Ruleset):
             ShotContext(weapon=weapon, moved=moved, vehicle_moved=COMBAT_SPEED if moved else 0.0,
                         samples=int(samples or self.samples))
         ).to_dict())
+
+    def weapon_ranges(self, profile: Profile) -> list[tuple[str, float]]:
+        return [(w.name, float(w.range)) for w in profile.ranged() if w.range]

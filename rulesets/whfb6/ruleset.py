@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
 from battlesight.rulesets.core.verdict import Verdict
@@ -14,6 +15,7 @@ from .profile import Profile, merge_inline, parse_profile
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Game
     from battlesight.scenes.model import ModelSpec, Scene
 
 
@@ -119,3 +121,32 @@ class WHFB6(Ruleset):
         from .judge import judge
 
         return judge(board, list(pairs), int(samples or sight.JUDGED_SAMPLES))
+
+    def unit_allowance(self, game: Game, unit: str) -> float:
+        """The slowest model's Movement (whfb6 §7)."""
+        from . import movement
+
+        return float(movement.unit_m(game, unit))
+
+    def move_params(self, game: Game, unit: str, dests: dict[str, tuple[float, float]]
+                    ) -> dict[str, Any]:
+        """A unit in formation moves as one block (whfb6 §7): its front shifted by the move
+        (the models must all move, by the same step); other units move by the step."""
+        from . import formation as fm
+        from . import movement
+
+        models = game.board.unit_models(unit)
+        steps = {m: np.subtract(at, game.board.outline(m).center) for m, at in dests.items()}
+        step = next(iter(steps.values()))
+        if set(dests) != set(models) or any(np.abs(s - step).max() > 1e-6
+                                            for s in steps.values()):
+            raise ValueError(movement.RULE_MOVE, f"{unit} moves as one block: move all of "
+                             "its models by the same step (shift-drag)")
+        form = fm.formation(game, unit)
+        if form is None:
+            return {"by": [float(step[0]), float(step[1])]}
+        front = np.add(form.front, step)
+        return {"front": [float(front[0]), float(front[1])], "facing": form.facing}
+
+    def weapon_ranges(self, profile: Profile) -> list[tuple[str, float]]:
+        return [(w.name, float(w.range)) for w in profile.ranged() if w.range]

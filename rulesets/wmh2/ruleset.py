@@ -21,6 +21,7 @@ from .sight import viewer_points
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
+    from battlesight.rulesets.core.game import Game
     from battlesight.scenes.model import ModelSpec, Scene
 
 PHASES = (
@@ -121,3 +122,13 @@ class WMH2(Ruleset):
         from .judge import judge
 
         return judge(board, list(pairs))
+
+    def unit_allowance(self, game: Game, unit: str) -> float:
+        """A full advance: the slowest model's current SPD plus its movement bonus (§8.2)."""
+        from . import activation
+
+        return min(activation.speed(game, m) + activation.movement_bonus(game, m)
+                   for m in game.board.unit_models(unit))
+
+    def weapon_ranges(self, profile: Profile) -> list[tuple[str, float]]:
+        return [(w.name, float(w.rng)) for w in profile.ranged_weapons() if w.rng]

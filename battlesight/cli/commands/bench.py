@@ -35,8 +35,9 @@ def add_parser(sub, name: str) -> None:
 
 #: Groups of rows `--only` can pick: the ray engine's, the layout analysis' (issue 13), the
 #: lit overview's whole render command (issue 15), the rulings (load, los --from / --all,
-#: geometry all pairs; issue 13), the replay of the bundled game (issue 15).
-ONLY = ("rays", "layout", "render", "rulings", "replay")
+#: geometry all pairs; issue 13), the replay of the bundled game (issue 15), the window's
+#: model moves (verdicts after a move, a drag frame; issue 23).
+ONLY = ("rays", "layout", "render", "rulings", "replay", "moves")
 
 
 def run(args) -> int:
@@ -64,6 +65,10 @@ def run(args) -> int:
         from battlesight.bench.replay import replay_bench
 
         figures["replay"] = replay_bench()
+    if "moves" in only:  # a model dragged in the window: the verdicts after, a drag frame
+        from battlesight.bench.moves import moves_bench
+
+        figures["moves"] = moves_bench(args.seed, args.models, args.pieces)
     if args.json:
         print_json(figures)
     else:
@@ -84,6 +89,10 @@ def run(args) -> int:
             from battlesight.bench.replay import format_replay_bench
 
             text.append(format_replay_bench(figures["replay"]))
+        if "moves" in only:
+            from battlesight.bench.moves import format_moves_bench
+
+            text.append(format_moves_bench(figures["moves"]))
         print("\n".join(text))
     return 0
 

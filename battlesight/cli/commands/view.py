@@ -78,15 +78,20 @@ def run(args) -> int:
                          "or --frames N to run the viewer headless")
     look = look_settings(args)
     from battlesight.viewer.lighting import Look
+    from battlesight.viewer.platform import RenderUnavailable
     from battlesight.viewer.window import run_viewer
 
     def loader():
         scene_now, world_now = load_editable(args.scene)
         return world_now, scene_now
 
-    run_viewer(loader, width, height, args.view, args.select, args.frames, args.screenshot,
-               heatmap=args.field if args.heatmap else None, grid=args.grid, edit=args.edit,
-               look=Look(look["lit"], look["mat"], look["grid"], look["armies"]))
+    try:
+        run_viewer(loader, width, height, args.view, args.select, args.frames,
+                   args.screenshot, heatmap=args.field if args.heatmap else None,
+                   grid=args.grid, edit=args.edit,
+                   look=Look(look["lit"], look["mat"], look["grid"], look["armies"]))
+    except RenderUnavailable as error:  # a one-line refusal, never a black window
+        raise UsageError(str(error)) from None
     if args.screenshot:
         print(f"wrote {args.screenshot}")
     return 0
