@@ -103,6 +103,10 @@ class Ruleset:
     game_turns: int = 6
     sight_rule: str = ""  # citation of the system's line-of-sight rule
     sight_samples: int = DEFAULT_SAMPLES  # silhouette samples of a judged sight line
+    #: working memory of judging one pair, bytes: what sets how many pairs a chunk of a big
+    #: batch holds (`core.chunks`); each system's is its measured peak with room to spare
+    #: (tests/test_chunks.py checks the bundled scenes stay within it)
+    pair_bytes: int = 256 * 2**10
     #: the system's standard model: analysed on every cell of a layout, and what a scene model
     #: without `profile` or `stats` is judged as (its data profile)
     standard_profile: StandardModel | None = None

@@ -67,6 +67,8 @@ class WH40K6(Ruleset):
     phases = PHASES
     game_turns = 7
     samples = 300  # silhouette samples per sight line in play
+    #: a chunk's measured peak per pair: 319 KiB on the bundled city ruins (test_chunks)
+    pair_bytes = 512 * 2**10
     sight_rule = "wh40k6 §4.2"
 
     # ---- profiles ---------------------------------------------------------------------------

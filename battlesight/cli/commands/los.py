@@ -3,6 +3,7 @@ every other model), what hides the rest, and the ruleset's verdict (`Ruleset.jud
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 
 from battlesight.api import Battlefield
@@ -15,7 +16,7 @@ from battlesight.cli.common import (
     table,
 )
 from battlesight.cli.errors import UsageError
-from battlesight.reports.los import los_json, los_reports
+from battlesight.reports.los import los_cells, los_json_lines, los_reports
 from battlesight.rulesets.core.profiles import STANDARD_LABEL
 from battlesight.rulesets.core.readings import Readings
 from battlesight.rulesets.core.verdict import share_text
@@ -45,12 +46,11 @@ def run(args) -> int:
         if args.target is not None:
             raise UsageError("--to goes with --from, not --all")
         pairs, every = all_pairs(scene, world), args.readings == "all"
-        if args.json:  # one entry a line: the C encoder, 3-4x faster than indenting each
-            print("[\n" + ",\n".join(los_json(scene, world, pairs, args.chosen, every))
-                  + "\n]")
+        if args.json:  # one entry a line (the C encoder), written as each chunk is judged
+            write_json_lines(los_json_lines(scene, world, pairs, args.chosen, every))
         else:
-            reports = los_reports(scene, world, pairs, args.chosen, every=every)
-            print(format_matrix(scene, reports) + format_readings(reports, args.chosen))
+            cells = los_cells(scene, world, pairs, args.chosen, every=every)
+            print(format_matrix(scene, cells) + format_readings(cells, args.chosen))
         return 0
     require_model(scene, args.observer)
     if args.target is not None:
@@ -67,6 +67,16 @@ def run(args) -> int:
     else:
         print(format_reports(args.observer, reports) + format_readings(reports, args.chosen))
     return 0
+
+
+def write_json_lines(lines) -> None:
+    """A JSON list on stdout, one entry a line, each written as it comes (the whole list is
+    never held)."""
+    out = sys.stdout
+    out.write("[\n")
+    for i, line in enumerate(lines):
+        out.write(",\n" + line if i else line)
+    out.write("\n]\n")
 
 
 def format_reports(observer: str, reports: list[dict]) -> str:
