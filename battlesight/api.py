@@ -5,7 +5,7 @@
                                                  # (battlesight.example("demo"): a bundled one)
     bf.sight("sgt", "boy-1").visible_fraction    # geometry only: the ray-cast share seen
     bf.judge("sgt", "boy-1").reason              # the ruleset's verdict, with its rule
-    bf.who_sees_whom().seen_by("sgt")            # every ordered pair, in one batch
+    bf.who_sees_whom().seen_by("sgt")            # every ordered pair, in chunks
 
 Every `battlesight` sub-command is a thin layer over these calls, so the command line, the
 pictures and a script get the same numbers from the same functions: sight from

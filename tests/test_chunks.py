@@ -88,20 +88,36 @@ def test_a_failing_child_of_the_lines_is_done_again_here(monkeypatch):
     assert list(lines_in_two_processes(work, range(6))) == [str(x) for x in range(6)]
 
 
-def test_dask_gives_the_lines_of_the_local_run():
+def test_dask_gives_the_lines_of_the_local_run(capsys):
     from distributed import LocalCluster
 
+    from battlesight.cli.main import main
     from battlesight.reports.los_dask import los_json_on_dask
 
     field = battlesight.load(EXAMPLES / "demo.yaml")
     pairs = _pairs(field, 3)
     local = list(json_lines(field, pairs))
+    assert main(["los", str(EXAMPLES / "demo.yaml"), "--all", "--json"]) == 0
+    command = capsys.readouterr().out
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                       dashboard_address=None) as cluster:
         remote = list(los_json_on_dask(field.scene, pairs,
                                        budget=9 * field.ruleset.pair_bytes,
                                        scheduler=cluster.scheduler_address))
+        assert main(["los", str(EXAMPLES / "demo.yaml"), "--all", "--json",
+                     "--scheduler", cluster.scheduler_address]) == 0
     assert remote == local
+    assert capsys.readouterr().out == command
+
+
+@pytest.mark.parametrize("argv", [["--from", "sgt", "--workers", "2"],
+                                  ["--all", "--workers", "2"],
+                                  ["--all", "--json", "--workers", "2", "--scheduler", "x"]])
+def test_dask_options_go_with_all_and_json(capsys, argv):
+    from battlesight.cli.main import main
+
+    assert main(["los", str(EXAMPLES / "demo.yaml"), *argv]) == 2
+    assert "--workers" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("name", "every"), [("wh40k6_city_ruins", 11), ("wmh2_hills_forest", 13),
@@ -132,3 +148,24 @@ def test_area_shares_of_a_huge_piece_are_bounded():
     assert peak < 200 * MAX_SHARE_POINTS  # a few arrays of the bounded grid, not 116 TiB
     table = np.array([[0.0, 0.0], [72.0, 0.0], [72.0, 48.0], [0.0, 48.0]])
     assert list(area_shares(table, [(0, 0, 36, 48), (36, 0, 72, 48)])) == [0.5, 0.5]
+
+
+def test_the_bench_row_counts_the_rays_the_judgement_casts():
+    from battlesight.geometry.ray import RayTally
+
+    from battlesight.bench.whosees import format_who_sees_whom, measured_command
+
+    path = EXAMPLES / "demo.yaml"
+    field = battlesight.load(path)
+    before = RayTally.rays
+    lines = list(json_lines(field, _pairs(field)))
+    cast = RayTally.rays - before
+    figures = measured_command(["los", str(path), "--all", "--json"], one_process=True)
+    assert figures["rays"] >= cast > 100 * len(lines)  # the command also stands the models
+    assert figures["rays"] - cast < 0.01 * cast
+    assert 50 < figures["main_mib"] <= figures["peak_mib"] < 1024
+    row = {"models": 12, "pieces": 0, "pairs": len(lines), "command_s": figures["wall_s"],
+           "peak_mib": figures["peak_mib"], "one_process_s": figures["wall_s"],
+           "one_process_peak_mib": figures["peak_mib"], "rays": figures["rays"],
+           "raw_embreex_s": 0.5}
+    assert "12 models (open table)" in format_who_sees_whom([row])

@@ -1,6 +1,7 @@
 """The `los` report: one JSON-ready entry per (observer, target) pair, the plain ray cast beside
-the ruleset's verdict, from one call of its judgement (`Battlefield.judge_many`). `los --from`,
-`los --all`, the bench and the one-verdict tests read the same entries."""
+the ruleset's verdict, from its one judgement a chunk of pairs at a time
+(`Battlefield.judge_chunks`). `los --from`, `los --all`, the bench and the one-verdict tests
+read the same entries."""
 
 from __future__ import annotations
 

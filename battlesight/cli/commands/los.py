@@ -7,7 +7,7 @@ import sys
 from collections.abc import Mapping
 
 from battlesight.api import Battlefield
-from battlesight.cli.arguments import add_reading_arguments, chosen_readings
+from battlesight.cli.arguments import add_reading_arguments, chosen_readings, int_in
 from battlesight.cli.common import (
     add_scene_argument,
     load,
@@ -20,6 +20,7 @@ from battlesight.reports.los import los_cells, los_json_lines, los_reports
 from battlesight.rulesets.core.profiles import STANDARD_LABEL
 from battlesight.rulesets.core.readings import Readings
 from battlesight.rulesets.core.verdict import share_text
+from battlesight.scenes.limits import MAX_WORKERS
 from battlesight.scenes.model import Scene
 
 
@@ -34,19 +35,36 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--to", dest="target", metavar="B",
                         help="target model id (default: every other model)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--workers", type=int_in(1, MAX_WORKERS), metavar="N",
+                        help="--all --json on a local Dask cluster of N processes, one chunk "
+                             "of pairs a task (the same entries)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="--all --json on an existing Dask scheduler (tcp://host:8786)")
     add_reading_arguments(parser, every=True)
 
 
 def run(args) -> int:
     scene, world = load(args.scene)
     args.chosen = chosen_readings(args.reading, Battlefield(scene, world).ruleset)
+    dask = args.workers is not None or args.scheduler is not None
+    if dask and args.workers is not None and args.scheduler is not None:
+        raise UsageError("give --workers or --scheduler, not both")
+    if dask and not args.all:
+        raise UsageError("--workers and --scheduler go with --all --json")
     if args.all:
         from battlesight.rulesets.core.unit_matrix import all_pairs  # the unit table's, --all only
 
         if args.target is not None:
             raise UsageError("--to goes with --from, not --all")
         pairs, every = all_pairs(scene, world), args.readings == "all"
-        if args.json:  # one entry a line (the C encoder), written as each chunk is judged
+        if dask:
+            if not args.json:
+                raise UsageError("--workers and --scheduler go with --all --json")
+            from battlesight.reports.los_dask import los_json_on_dask
+
+            write_json_lines(los_json_on_dask(scene, pairs, args.chosen, every,
+                                              workers=args.workers, scheduler=args.scheduler))
+        elif args.json:  # one entry a line (the C encoder), written as each chunk is judged
             write_json_lines(los_json_lines(scene, world, pairs, args.chosen, every))
         else:
             cells = los_cells(scene, world, pairs, args.chosen, every=every)
