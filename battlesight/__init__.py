@@ -6,7 +6,7 @@ The front door::
     bf = battlesight.load("scene.yaml")        # a path, a YAML string's dict, or a Scene
     bf.sight("a", "b").visible_fraction        # geometry only
     bf.judge("a", "b").reason                  # the ruleset's verdict, with its rule
-    bf.who_sees_whom()                         # every ordered pair, one batch
+    bf.who_sees_whom()                         # every ordered pair, in chunks
 
 Subpackages: `battlesight.geometry` (meshes, rays, visibility), `battlesight.scenes` (the scene
 format), `battlesight.rulesets` (the rules core and one package per system),

@@ -5,7 +5,7 @@
                                                  # (battlesight.example("demo"): a bundled one)
     bf.sight("sgt", "boy-1").visible_fraction    # geometry only: the ray-cast share seen
     bf.judge("sgt", "boy-1").reason              # the ruleset's verdict, with its rule
-    bf.who_sees_whom().seen_by("sgt")            # every ordered pair, in one batch
+    bf.who_sees_whom().seen_by("sgt")            # every ordered pair, in chunks
 
 Every `battlesight` sub-command is a thin layer over these calls, so the command line, the
 pictures and a script get the same numbers from the same functions: sight from
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ import numpy as np
 
 from battlesight.geometry.visibility import SightQuery, Visibility, visibility_many
 from battlesight.rulesets.core.board import Board
+from battlesight.rulesets.core.chunks import chunked, pairs_per_chunk
 from battlesight.rulesets.core.moves import parse_point
 from battlesight.rulesets.core.paths import MoveCheck
 from battlesight.rulesets.core.readings import (
@@ -241,31 +242,62 @@ class Battlefield:
         return self.judge_many([(observer, target)], readings=readings)[0]
 
     def judge_many(self, pairs: list[tuple[str, str]], *,
-                   readings: ReadingsChoice = None) -> list[Verdict]:
-        """`judge` for many ordered pairs in one batch (the ruleset's one judgement)."""
+                   readings: ReadingsChoice = None, budget: int | None = None) -> list[Verdict]:
+        """`judge` for many ordered pairs (the ruleset's one judgement), judged in chunks
+        whose size the memory budget sets (`judge_chunks`): the same verdicts as one batch."""
+        return [v for chunk in self.judge_chunks(pairs, readings=readings, budget=budget)
+                for v in chunk]
+
+    def judge_chunks(self, pairs: list[tuple[str, str]], *, readings: ReadingsChoice = None,
+                     budget: int | None = None) -> Iterator[list[Verdict]]:
+        """The verdicts of `judge_many`, one chunk of pairs at a time, in pair order: each
+        chunk holds as many pairs as `budget` bytes of working memory allow
+        (`core.chunks.pairs_per_chunk`, default `SIGHT_BUDGET`), so a caller that keeps only
+        what it needs of each chunk judges any number of pairs in bounded memory."""
         chosen = self.readings(readings)
+        pairs = list(pairs)
         self._check(*{m for pair in pairs for m in pair})
-        with use(chosen):
-            return self.ruleset.judge(self.board, list(pairs))
+        for chunk in chunked(pairs, pairs_per_chunk(self.ruleset, budget)):
+            with use(chosen):
+                verdicts = self.ruleset.judge(self.board, chunk)
+            yield verdicts
 
     def judge_readings(self, pairs: list[tuple[str, str]], *,
-                       readings: ReadingsChoice = None
+                       readings: ReadingsChoice = None, budget: int | None = None
                        ) -> tuple[list[Verdict], list[list[dict[str, Any]]]]:
         """Every reading at once: the verdicts under `readings`, and per pair the verdicts
         that differ under another value of a reading that can touch sight (one batched
-        judgement per value, over all pairs): {reading, value, rule, text, verdict}."""
+        judgement per value and chunk of pairs): {reading, value, rule, text, verdict}."""
+        verdicts: list[Verdict] = []
+        others: list[list[dict[str, Any]]] = []
+        for base, changed in self.judge_readings_chunks(pairs, readings=readings,
+                                                        budget=budget):
+            verdicts += base
+            others += changed
+        return verdicts, others
+
+    def judge_readings_chunks(self, pairs: list[tuple[str, str]], *,
+                              readings: ReadingsChoice = None, budget: int | None = None
+                              ) -> Iterator[tuple[list[Verdict], list[list[dict[str, Any]]]]]:
+        """`judge_readings`, one chunk of pairs at a time (as `judge_chunks`)."""
         chosen = self.readings(readings)
+        pairs = list(pairs)
         self._check(*{m for pair in pairs for m in pair})
-        return differences(chosen, ("sight",),
-                           lambda: self.ruleset.judge(self.board, list(pairs)),
-                           Verdict.outcome)
+        for chunk in chunked(pairs, pairs_per_chunk(self.ruleset, budget)):
+            yield differences(chosen, ("sight",),
+                              lambda chunk=chunk: self.ruleset.judge(self.board, chunk),
+                              Verdict.outcome)
 
     def who_sees_whom(self, observers: list[str] | None = None,
                       enemies_only: bool = False, *,
-                      readings: ReadingsChoice = None) -> WhoSeesWhom:
+                      readings: ReadingsChoice = None, budget: int | None = None
+                      ) -> WhoSeesWhom:
         """Verdicts for every ordered pair of models on the table: each observer (default:
         every model) against every other model, or only against the enemy's models with
-        enemies_only=True; under `readings`."""
+        enemies_only=True; under `readings`. Judged in chunks (`judge_chunks`, `budget`), each
+        verdict keeping its plain ray cast's summary (`Visibility.summary`: shares and
+        counts, not the sample points; `judge` gives those), so that what is held grows by a
+        few KiB a pair."""
         ids = self.models
         observers = ids if observers is None else list(observers)
         self._check(*observers)
@@ -273,7 +305,10 @@ class Battlefield:
         pairs = [(a, b) for a in observers for b in ids
                  if a != b and (not enemies_only or player[a] != player[b])]
         chosen = self.readings(readings)
-        return WhoSeesWhom(ids, self.judge_many(pairs, readings=chosen) if pairs else [])
+        verdicts = [replace(v, visibility=v.visibility.summary()) if v.visibility is not None
+                    else v for chunk in self.judge_chunks(pairs, readings=chosen, budget=budget)
+                    for v in chunk]
+        return WhoSeesWhom(ids, verdicts)
 
     def shoot(self, unit: str, target: str, *, moved: bool = False, weapon: str | None = None,
               samples: int | None = None, readings: ReadingsChoice = None,

@@ -215,6 +215,13 @@ class _TrimeshBackend:  # pragma: no cover - fallback where no Embree is install
         return self.first_hit(origins, directions, lengths)[1] >= 0
 
 
+class RayTally:
+    """Rays this process has asked the ray engine to cast (occlusion and first-hit queries
+    of every `RayScene`): what `battlesight bench` sets raw embreex casting beside."""
+
+    rays = 0
+
+
 class RayScene:
     """A static set of meshes for batched ray queries.
 
@@ -235,6 +242,7 @@ class RayScene:
         closer than lengths (n,)."""
         if self._backend is None or len(origins) == 0:
             return np.zeros(len(origins), dtype=bool)
+        RayTally.rays += len(origins)
         return self._backend.occluded(origins, directions, lengths)
 
     def first_hit(
@@ -249,6 +257,7 @@ class RayScene:
             lengths = np.full(n, 1e30)
         if self._backend is None or n == 0:
             return np.full(n, np.inf), np.full(n, -1, dtype=np.int64)
+        RayTally.rays += n
         return self._backend.first_hit(origins, directions, lengths)
 
 

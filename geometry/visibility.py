@@ -18,7 +18,7 @@ target from the same eye share their silhouette samples.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -81,10 +81,19 @@ class Visibility:
     owners: list[str] = field(repr=False)
     area_of: np.ndarray = field(repr=False)
     areas: list[str] = field(repr=False)
+    #: samples counted, where the per-sample arrays were let go (`summary`)
+    sample_count: int | None = field(default=None, repr=False)
 
     @property
     def samples(self) -> int:
-        return len(self.points)
+        return len(self.points) if self.sample_count is None else self.sample_count
+
+    def summary(self) -> Visibility:
+        """This answer without its per-sample arrays (points, blocker and area of each
+        sample): the fractions, shares and counts only, the same `to_dict`, for holding the
+        answers of many pairs (`Battlefield.who_sees_whom`)."""
+        return replace(self, points=np.zeros((0, 3)), blocker_of=np.zeros(0, np.int64),
+                       area_of=np.zeros(0, np.int64), sample_count=self.samples)
 
     @property
     def obscured_fraction(self) -> float:

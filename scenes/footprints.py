@@ -185,9 +185,19 @@ def table_areas(table: tuple[float, float], side: float = AREA_SIDE) -> list[tup
     return [(i * w, j * d, (i + 1) * w, (j + 1) * d) for j in range(ny) for i in range(nx)]
 
 
+#: grid points `area_shares` samples at most: a 0.5" grid up to a 500" square piece, a coarser
+#: one beyond (a 2,000,000" mesh piece once asked numpy for 116 TiB)
+MAX_SHARE_POINTS = 1_000_000
+
+
 def area_shares(poly: np.ndarray, areas: list[tuple[float, ...]], step: float = 0.5):
-    """(len(areas),) share of the polygon's area inside each area (sampled on a fine grid)."""
+    """(len(areas),) share of the polygon's area inside each area, sampled on a grid of
+    `step` inches, widened where the polygon's bounding box would hold more than
+    MAX_SHARE_POINTS points (memory and time bounded whatever the piece's size)."""
     lo, hi = poly.min(axis=0), poly.max(axis=0)
+    span = np.maximum(hi - lo, step)
+    if float(span[0] / step) * float(span[1] / step) > MAX_SHARE_POINTS:
+        step = float(np.sqrt(span[0] * span[1] / MAX_SHARE_POINTS))
     xs = np.arange(lo[0] + step / 2, hi[0], step)
     ys = np.arange(lo[1] + step / 2, hi[1], step)
     if not len(xs) or not len(ys):

@@ -15,6 +15,9 @@ LIFT = 0.02  # inches: rays start this far off the surface (clear of the surface
 FLOOR = 0.45  # the darkest a fully enclosed point gets (never black)
 TABLE_CELL = 0.75  # inches between the table's sample points
 MAX_POINTS = 120_000  # a bigger mesh is sampled on a subset of faces (the rest left open)
+#: table sample points at most: a wider cell beyond (a 72x48 table has 6,144 at TABLE_CELL;
+#: a 1000x1000 one would have 1.8 million, 14 million rays and over 1 GiB of arrays)
+MAX_TABLE_POINTS = 100_000
 
 
 def hemisphere(count: int = RAYS) -> np.ndarray:
@@ -81,8 +84,10 @@ def soup_occlusion(world, tris: np.ndarray) -> np.ndarray:
 
 
 def table_occlusion(world, table: tuple[float, float], cell: float = TABLE_CELL) -> np.ndarray:
-    """(ny, nx) ambient factor over the table top at cell centres (row 0 along y = 0)."""
+    """(ny, nx) ambient factor over the table top at cell centres (row 0 along y = 0); the
+    cell widens where the table would hold more than MAX_TABLE_POINTS of them."""
     width, depth = table
+    cell = max(cell, float(np.sqrt(width * depth / MAX_TABLE_POINTS)))
     xs = np.arange(cell / 2, width, cell)
     ys = np.arange(cell / 2, depth, cell)
     gx, gy = np.meshgrid(xs, ys)

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from battlesight.rulesets.core.unit_matrix import all_pairs, unit_matrix
+from battlesight.rulesets.core.chunks import judge_in_chunks
+from battlesight.rulesets.core.unit_matrix import all_pairs, cell_facts, unit_matrix
 from battlesight.scenes.output import numbered_paths, write_output, write_outputs
 
 from . import lighting, platform
@@ -166,8 +167,11 @@ def apply_settings(view: SceneView, settings: RenderSettings) -> None:
     if settings.matrix:
         if view.scene is None:
             raise ValueError("a who-sees-whom matrix needs a scene (its units)")
-        verdicts = view.judge(all_pairs(view.scene, view.world))
-        view.matrix = unit_matrix(view.scene, [v.to_dict() for v in verdicts])
+        # every pair a chunk at a time, each verdict kept only as its cell's facts
+        cells = [cell_facts(v.to_dict()) for chunk in judge_in_chunks(
+            view.judge.ruleset, view.judge.board, all_pairs(view.scene, view.world))
+            for v in chunk]
+        view.matrix = unit_matrix(view.scene, cells)
     view.set_view("top" if settings.matrix else settings.view)
     view.show_sight_lines(sight_observer(settings), settings.target)
 

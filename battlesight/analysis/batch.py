@@ -82,7 +82,7 @@ def analyze_batch(jobs: Iterable[Job], grid: float = 1.0, overrides: dict | None
                 results.append(run_job(job, **kwargs))
                 bar.update(1)
             return results
-        with _client(workers, scheduler) as client:
+        with dask_client(workers, scheduler) as client:
             from distributed import as_completed
 
             futures = client.map(run_job, jobs, pure=False, **kwargs)
@@ -113,7 +113,7 @@ def _bar(total: int, progress: bool):
     return tqdm(total=total, delay=1.0, file=sys.stderr, unit="layout", desc="analyse")
 
 
-class _client:  # noqa: N801 - used as a context manager function
+class dask_client:  # noqa: N801 - used as a context manager function
     """A Dask client on a new local cluster (workers) or an existing scheduler."""
 
     def __init__(self, workers: int | None, scheduler: str | None):

@@ -15,7 +15,7 @@ import pickle
 import time
 
 from battlesight.analysis.analyze import analyze_scene, terrain_world
-from battlesight.analysis.batch import _client, analyze_batch, generated_jobs, run_job
+from battlesight.analysis.batch import analyze_batch, dask_client, generated_jobs, run_job
 from battlesight.analysis.generate import generate_layout
 from battlesight.geometry import ray
 from battlesight.geometry.sightgrid.refine import default_stride, field_difference
@@ -169,7 +169,7 @@ def batch_row(ruleset: str, seed: int, layouts: int, grid: float, workers: int) 
         parts["pickle_s"] += time.perf_counter() - t3
     serial = time.perf_counter() - start
     start = time.perf_counter()
-    with _client(workers, None) as client:
+    with dask_client(workers, None) as client:
         client.run(_warm)  # every worker imports the analysis before the clock of the batch
         started = time.perf_counter() - start
         futures = client.map(run_job, list(generated_jobs(ruleset, seeds)), grid=grid,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -58,3 +59,42 @@ def in_two_processes(work: Callable[[list[T]], list[R]], items: Sequence[T]) -> 
     if status != 0 or not data:
         return first + work(items[half:])
     return first + pickle.loads(data)
+
+
+def lines_in_two_processes(work: Callable[[list[T]], Iterable[str]], items: Sequence[T]
+                           ) -> Iterator[str]:
+    """The lines of work(items) (text without a newline each), in order, as they are made:
+    the first half's from here while a forked child (where `processes_for` says two) writes
+    the second half's to a temporary file, read back line by line once this half is done, so
+    neither process holds all the lines. As `in_two_processes`, a child that fails (or cannot
+    be forked) has its half done here."""
+    items = list(items)
+    if processes_for(len(items)) == 1:
+        yield from work(items)
+        return
+    half = len(items) // 2
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+        try:
+            pid = os.fork()
+        except OSError:
+            yield from work(items)
+            return
+        if pid == 0:  # the child: its half's lines into the file; never back into the caller
+            code = 1
+            try:
+                with os.fdopen(os.dup(spool.fileno()), "w", encoding="utf-8") as out:
+                    for line in work(items[half:]):
+                        out.write(line + "\n")
+                code = 0
+            finally:
+                os._exit(code)
+        try:
+            yield from work(items[:half])
+        finally:
+            _, status = os.waitpid(pid, 0)
+        if status != 0:
+            yield from work(items[half:])
+            return
+        spool.seek(0)
+        for line in spool:
+            yield line[:-1]

@@ -50,6 +50,8 @@ PHASES = (
 @register
 class AOS2(Ruleset):
     """Warhammer Age of Sigmar 2nd edition (rules page: docs/rules/aos2.md)."""
+    #: a chunk's measured peak per pair: 191 KiB on the bundled ruins (test_chunks)
+    pair_bytes = 384 * 2**10
 
     id = "aos2"
     name = "Warhammer Age of Sigmar 2nd edition"

@@ -115,6 +115,10 @@ class Ruleset:
     game_turns: int = 6
     sight_rule: str = ""  # citation of the system's line-of-sight rule
     sight_samples: int = DEFAULT_SAMPLES  # silhouette samples of a judged sight line
+    #: working memory of judging one pair, bytes: what sets how many pairs a chunk of a big
+    #: batch holds (`core.chunks`); each system's is its measured peak with room to spare
+    #: (tests/test_chunks.py checks the bundled scenes stay within it)
+    pair_bytes: int = 256 * 2**10
     #: the system's standard model (`standard.py` STANDARD): analysed on every cell of a
     #: layout, and what a scene model without `profile` or `stats` is judged as
     standard_profile: StandardModel | None = FromPackage("standard", "STANDARD")
@@ -145,10 +149,6 @@ class Ruleset:
     #: `core.parts.GAME_HOOKS`), searched in order and imported at the first hook
     hook_modules: tuple[str, ...] = ("actions",)
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.id and not cls.digest:
-            cls.digest = f"{cls.id}.md"
     #: the tallest a model of each type stands (inches, bottom of its base to its top), by the
     #: type `model_type` names ("" for any other): a taller written `height` is a `validate`
     #: warning (40 written for a 40 mm model). Bounds of what the system's models are, no rule.
@@ -156,6 +156,11 @@ class Ruleset:
     #: the parameters each action of the system reads besides do, unit and player
     #: (docs/actions.md): any other key of an action is refused (`core.action_keys`)
     action_params: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.id and not cls.digest:
+            cls.digest = f"{cls.id}.md"
 
     def choose_readings(self, chosen: Mapping[str, str] | None = None) -> Readings:
         """This system's readings, the defaults with `chosen` (id -> value) over them;

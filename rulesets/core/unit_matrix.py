@@ -36,6 +36,16 @@ class UnitCell:
                 "text": self.text}
 
 
+#: the verdict fields (`Verdict.to_dict()`) a cell is made from
+CELL_KEYS = ("observer", "target", "visible", "cover_text", "status")
+
+
+def cell_facts(verdict: dict) -> dict:
+    """The fields of a verdict dict that `unit_matrix` reads: all a caller of many pairs
+    needs to keep per pair for the table and the picture."""
+    return {k: verdict[k] for k in CELL_KEYS}
+
+
 def unit_of(scene) -> dict[str, str]:
     """Model id -> its unit (a model without a unit is a unit of its own)."""
     return {m.id: m.unit or m.id for m in scene.models}

@@ -57,6 +57,8 @@ class WH40K6(Ruleset):
     phases = PHASES
     game_turns = 7
     samples = 300  # silhouette samples per sight line in play
+    #: a chunk's measured peak per pair: 319 KiB on the bundled city ruins (test_chunks)
+    pair_bytes = 512 * 2**10
     sight_rule = "wh40k6 §4.2"
     table_mat = "city"  # the ruins of the 41st millennium stand in cities
     # the turn sequence (turns.py) and the action handlers (actions.py: shooting, assault,

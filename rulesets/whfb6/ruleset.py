@@ -55,6 +55,8 @@ PHASES = (
 @register
 class WHFB6(Ruleset):
     """Warhammer Fantasy Battle 6th edition (rules page: docs/rules/whfb6.md)."""
+    #: a chunk's measured peak per pair: 212 KiB on the bundled village (test_chunks)
+    pair_bytes = 384 * 2**10
 
     id = "whfb6"
     name = "Warhammer Fantasy Battle 6th edition"

@@ -48,6 +48,8 @@ PHASES = (
 @register
 class WMH2(Ruleset):
     """WARMACHINE / HORDES MK II (rules page: docs/rules/wmh2.md)."""
+    #: a chunk's measured peak per pair: 2.7 MiB on the bundled hills (dense lines)
+    pair_bytes = 4 * 2**20
 
     id = "wmh2"
     name = "WARMACHINE/HORDES MK II"

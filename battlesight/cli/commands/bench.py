@@ -28,6 +28,9 @@ def add_parser(sub, name: str) -> None:
                         help="terrain pieces on the table")
     parser.add_argument("--mesh-faces", type=int_in(0, 5_000_000), default=1_000_000,
                         help="faces of the big-mesh world build (0: leave that figure out)")
+    parser.add_argument("--who-models", type=_sizes, default=None, metavar="N,N",
+                        help="the who-sees-whom rows' tables, by models (of 44, 100, 200, "
+                             "400; default all four)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--only", choices=ONLY, action="append",
                         help="print only these groups of rows (repeatable; default: every row)")
@@ -36,8 +39,21 @@ def add_parser(sub, name: str) -> None:
 #: Groups of rows `--only` can pick: the ray engine's, the layout analysis' (issue 13), the
 #: lit overview's whole render command (issue 15), the rulings (load, los --from / --all,
 #: geometry all pairs; issue 13), the replay of the bundled game (issue 15), the window's
-#: model moves (verdicts after a move, a drag frame; issue 23).
-ONLY = ("rays", "layout", "render", "rulings", "replay", "moves")
+#: model moves (verdicts after a move, a drag frame; issue 23), who sees whom on tables
+#: of 44 to 400 models (issue 27).
+ONLY = ("rays", "layout", "render", "rulings", "replay", "moves", "whosees")
+
+def _sizes(text: str) -> tuple[int, ...]:
+    """'100,200': the who-sees-whom tables of those model counts."""
+    import argparse
+
+    from battlesight.bench.whosees import TABLES
+
+    sizes = tuple(int(t) for t in text.split(",") if t.strip().isdigit())
+    if not sizes or any(s not in TABLES for s in sizes):
+        raise argparse.ArgumentTypeError(
+            f"give model counts among {', '.join(map(str, TABLES))}, comma-separated")
+    return sizes
 
 
 def run(args) -> int:
@@ -69,6 +85,11 @@ def run(args) -> int:
         from battlesight.bench.moves import moves_bench
 
         figures["moves"] = moves_bench(args.seed, args.models, args.pieces)
+    if "whosees" in only:  # whole los --all commands on tables of 44 to 400 models
+        from battlesight.bench.whosees import TABLES, who_sees_whom_bench
+
+        figures["who_sees_whom"] = who_sees_whom_bench(args.who_models or tuple(TABLES),
+                                                       args.seed)
     if args.json:
         print_json(figures)
     else:
@@ -93,6 +114,10 @@ def run(args) -> int:
             from battlesight.bench.moves import format_moves_bench
 
             text.append(format_moves_bench(figures["moves"]))
+        if "whosees" in only:
+            from battlesight.bench.whosees import format_who_sees_whom
+
+            text.append(format_who_sees_whom(figures["who_sees_whom"]))
         print("\n".join(text))
     return 0
 

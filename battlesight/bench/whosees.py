@@ -1,0 +1,126 @@
+"""The who-sees-whom rows of `battlesight bench`: `los --all --json` on generated tables of 44
+(an open table), 100, 200 and 400 models, each row the whole command's time and the peak
+memory of its process tree (it judges in two processes from 2,000 pairs on: both counted),
+beside the same pairs in one process, and beside raw embreex casting as many rays as the
+judgement asked the ray engine for (`ray.RayTally`), at raw embreex's rate on that table.
+
+A command reports its own peak and its child's through `resource` (the largest resident size
+of itself, and of its forked half), so the figure is the tree's, with no sampling.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from battlesight.bench.rays import los_segments, raw_embree_inputs
+from battlesight.bench.timing import best_of, command_env
+from battlesight.geometry import ray
+
+#: (models, terrain pieces, deployment zone depth) of each row: 400 models need deeper zones
+#: than the generator's 12" to stand 1.3" apart on a 72x48 table
+TABLES = {44: (44, 0, 12.0), 100: (100, 40, 12.0), 200: (200, 40, 12.0),
+          400: (400, 40, 18.0)}
+
+#: a new interpreter running one `battlesight` command; it writes its figures to stderr as
+#: one JSON line: the seconds of main(), the peak resident size of itself and of its
+#: children (KiB), the rays it cast; argv[1] 'one' keeps every pair in this process
+_MEASURED = """\
+import json, resource, sys, time
+from battlesight.cli.main import main
+from battlesight.geometry.ray import RayTally
+from battlesight.reports import two_processes
+if sys.argv[1] == "one":
+    two_processes.MIN_ITEMS = 10**12
+start = time.perf_counter()
+code = main(sys.argv[2:])
+seconds = time.perf_counter() - start
+sys.stderr.write(json.dumps({"code": code, "seconds": seconds, "rays": RayTally.rays,
+    "self_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    "children_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}) + "\\n")
+"""
+
+
+def measured_command(args: list[str], one_process: bool = False) -> dict:
+    """Wall seconds of a whole `battlesight` command (a new interpreter, output dropped), and
+    its own figures (`_MEASURED`): peak MiB of the process tree, of the main process alone,
+    rays cast (by the main process: all of them with one_process)."""
+    line = [sys.executable, "-c", _MEASURED, "one" if one_process else "two", *args]
+    env = command_env()
+    start = time.perf_counter()
+    done = subprocess.run(line, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          env=env, text=True)
+    wall = time.perf_counter() - start
+    own = json.loads(done.stderr.strip().splitlines()[-1])
+    if own["code"] != 0:
+        raise RuntimeError(f"battlesight {' '.join(args)} exited {own['code']}")
+    return {"wall_s": wall, "run_s": own["seconds"], "rays": own["rays"],
+            "peak_mib": (own["self_kib"] + own["children_kib"]) / 1024,
+            "main_mib": own["self_kib"] / 1024}
+
+
+def raw_rate(world, seed: int, rays: int = 200_000) -> float:
+    """Raw embreex OCCLUDED rays a second on this table's own triangles (`raw_embree_inputs`),
+    on model-to-model sight segments (`los_segments`)."""
+    starts, ends = los_segments(world, rays, np.random.default_rng(seed))
+    directions, lengths = ray.segments(starts, ends)
+    scene, origins, dirs, dists = raw_embree_inputs(world, starts, directions, lengths)
+    return rays / best_of(lambda: scene.run(origins, dirs, dists=dists, query="OCCLUDED"))
+
+
+def who_sees_whom_bench(sizes: tuple[int, ...] = tuple(TABLES), seed: int = 1) -> list[dict]:
+    """One row per table size (models, a key of TABLES): pairs, the command in two processes
+    and in one (seconds, peak MiB), the rays the judgement cast and raw embreex's time for as
+    many rays."""
+    import battlesight
+    from battlesight.scenes.generate import generate_table
+    from battlesight.scenes.save import save_scene
+
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for size in sizes:
+            models, pieces, zone = TABLES[size]
+            path = Path(folder) / f"table-{models}.yaml"
+            save_scene(generate_table(seed, pieces=pieces, models=models, zone_depth=zone),
+                       path)
+            rate = raw_rate(battlesight.load(path).world, seed)
+            args = ["los", str(path), "--all", "--json"]
+            two = measured_command(args)
+            one = measured_command(args, one_process=True)
+            rows.append({
+                "models": models, "pieces": pieces, "pairs": models * (models - 1),
+                "command_s": two["wall_s"], "peak_mib": two["peak_mib"],
+                "main_process_mib": two["main_mib"],
+                "one_process_s": one["wall_s"], "one_process_peak_mib": one["peak_mib"],
+                "rays": one["rays"], "raw_embreex_rays_per_s": rate,
+                "raw_embreex_s": one["rays"] / rate,
+            })
+    return rows
+
+
+def format_who_sees_whom(rows: list[dict]) -> str:
+    """The rows as text, and each doubling of the models' time ratio (4x is the pairs')."""
+    lines = ["who sees whom (los --all --json, whole command; peak: both processes' largest "
+             "resident sizes summed):"]
+    for r in rows:
+        table = "open table" if not r["pieces"] else f"{r['pieces']} pieces"
+        lines.append(
+            f"  {r['models']:>4} models ({table}), {r['pairs']:>7,} pairs  "
+            f"{r['command_s']:8.2f} s  peak {r['peak_mib']:6.0f} MiB   one process "
+            f"{r['one_process_s']:8.2f} s, {r['one_process_peak_mib']:5.0f} MiB   raw embreex,"
+            f" same {r['rays'] / 1e6:,.1f} M rays {r['raw_embreex_s']:6.2f} s "
+            f"({r['command_s'] / r['raw_embreex_s']:.1f}x)")
+    by_models = {r["models"]: r for r in rows}
+    for small, big in ((100, 200), (200, 400)):
+        if small in by_models and big in by_models:
+            a, b = by_models[small], by_models[big]
+            lines.append(f"  {small} -> {big} models: {b['command_s'] / a['command_s']:.2f}x "
+                         f"the time (one process {b['one_process_s'] / a['one_process_s']:.2f}x"
+                         f"), {b['pairs'] / a['pairs']:.2f}x the pairs")
+    return "\n".join(lines)
