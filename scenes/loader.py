@@ -13,7 +13,7 @@ from typing import Any
 from . import validate
 from .errors import SceneError, SceneProblem
 from .model import Scene
-from .yamlread import LineDict, LineList, merge_problems, parse_yaml, read_yaml
+from .yamlread import LineDict, LineList, file_label, merge_problems, parse_yaml, read_yaml
 
 __all__ = ["LineDict", "LineList", "load_scene", "parse_yaml", "scene_from_dict",
            "validate_scene_file"]
@@ -21,9 +21,9 @@ __all__ = ["LineDict", "LineList", "load_scene", "parse_yaml", "scene_from_dict"
 
 def _check_file(path: str | os.PathLike[str],
                 build: bool = True) -> tuple[Scene | None, list[SceneProblem]]:
-    p = Path(path)
-    file = str(path)
-    data, problems = read_yaml(p, "scene file")
+    p = Path(file_label(path))  # `-`: standard input, its meshes resolved from here
+    file = str(p)
+    data, problems = read_yaml(path, "scene file")
     if data is None and problems:
         return None, problems
     scene, more = validate.build_scene(data, file, scene_dir=p.parent, default_name=p.stem,
@@ -42,7 +42,8 @@ def load_scene(path: str | os.PathLike[str], build: bool = True) -> Scene:
     except Exception as exc:  # a bug here must still reach the user as one line
         raise SceneError([_internal(path, exc)]) from exc
     if problems or scene is None:
-        raise SceneError(problems or [SceneProblem(str(path), None, "", "cannot load scene")])
+        raise SceneError(problems or [SceneProblem(file_label(path), None, "",
+                                                   "cannot load scene")])
     return scene
 
 
@@ -63,7 +64,8 @@ def check_scene_file(path: str | os.PathLike[str]) -> tuple[Scene | None, list[S
 
 
 def _internal(path: str | os.PathLike[str], exc: Exception) -> SceneProblem:
-    return SceneProblem(str(path), None, "", f"internal error while reading the scene: {exc!r}")
+    return SceneProblem(file_label(path), None, "",
+                        f"internal error while reading the scene: {exc!r}")
 
 
 def scene_from_dict(data: Any, file: str = "<dict>", scene_dir: Path | None = None) -> Scene:
