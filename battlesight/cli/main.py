@@ -100,8 +100,9 @@ def check_outputs(args: argparse.Namespace) -> None:
     piped = [name for name in INPUT_ARGS + COMMAND_INPUT_ARGS.get(args.command, ())
              for value in _values(getattr(args, name, None)) if is_stdio(value)]
     if len(piped) > 1:
-        raise UsageError(f"standard input (-) is given for {' and '.join(piped)}: it can be "
-                         "read once")
+        names = list(dict.fromkeys(piped))
+        where = " and ".join(names) if len(names) > 1 else f"{names[0]} {len(piped)} times"
+        raise UsageError(f"standard input (-) is given for {where}: it can be read once")
     piped = [name for name in OUTPUT_ARGS.get(args.command, ())
              if is_stdio(getattr(args, name, None))]
     if len(piped) > 1:

@@ -99,6 +99,11 @@ def refuse(file: Path | str, key: str, message: str, line: int | None = None) ->
     return SceneError([SceneProblem(file_label(file), line, key, message)])
 
 
+def source_name(path: Path) -> str:
+    """The input's file name as `x-source` keeps it (`<stdin>` for `-`)."""
+    return file_label(path) if is_stdio(path) else path.name
+
+
 def read_bytes(path: Path, what: str) -> bytes:
     """The file's bytes (standard input's for `-`), at most MAX_YAML_BYTES (a layout or save
     is far smaller)."""

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from battlesight.scenes.limits import MAX_MODELS, MAX_TERRAIN_PIECES
 
-from .common import Ids, Imported, ImportOptions, Reader, r, read_json, refuse
+from .common import Ids, Imported, ImportOptions, Reader, r, read_json, refuse, source_name
 
 NAME = "tts"
 DEFAULT_RULESET = "wh40k6"
@@ -142,7 +142,8 @@ def read(path: Path, options: ImportOptions) -> Imported:
     scene: dict[str, Any] = {"format": 1, "name": str(data.get("SaveName") or path.stem),
                              "ruleset": options.ruleset or DEFAULT_RULESET,
                              "table": [r(table[0]), r(table[1])], "terrain": terrain,
-                             "models": models, "x-source": {"format": NAME, "file": path.name}}
+                             "models": models,
+                             "x-source": {"format": NAME, "file": source_name(path)}}
     return Imported(scene, files)
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 import sys
 
 from battlesight.cli.common import print_json
-from battlesight.cli.errors import UsageError
 from battlesight.rulesets.core.scene_checks import check_scene
 from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.keys import SceneWarning
 from battlesight.scenes.loader import check_scene_file
-from battlesight.scenes.yamlread import file_label, is_stdio, merge_problems
+from battlesight.scenes.yamlread import file_label, merge_problems
 
 
 def add_parser(sub, name: str) -> None:
@@ -46,8 +45,6 @@ def problems_of(path: str, strict: bool = False) -> list[SceneProblem]:
 
 
 def run(args) -> int:
-    if sum(is_stdio(p) for p in args.scenes) > 1:
-        raise UsageError("standard input (-) can be read once: give - at most once")
     files = []
     for path in args.scenes:
         problems = problems_of(path, args.strict)
