@@ -208,3 +208,17 @@ def test_every_bundled_schema_is_a_valid_draft_2020_12_schema():
     assert {"validate", "phases", "play", "generate", "bench"} <= set(names)
     for name in names:
         assert schema(name)["$id"].endswith(f"/{name}.schema.json")
+
+
+def test_play_writes_its_log_to_standard_output_and_reports_on_standard_error(tmp_path,
+                                                                             capsys):
+    actions = tmp_path / "actions.yaml"
+    actions.write_text("seed: 1\nactions:\n  - {do: move, unit: tac-1, by: [0, 6]}\n")
+    assert main(["play", str(DEMO), "--actions", str(actions), "--log", "-"]) == 0
+    out, err = capsys.readouterr()
+    log = json.loads(out)
+    assert (log["seed"], log["ruleset"], len(log["results"])) == (1, "wh40k6", 1)
+    assert err.endswith("1 actions, 1 refused; now game turn 1, player 1, movement phase, "
+                        "move step\n")
+    assert main(["play", str(DEMO), "--actions", str(actions), "--log", "-", "--json"]) == 2
+    assert "--log - and --json both print to standard output" in capsys.readouterr().err

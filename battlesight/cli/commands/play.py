@@ -14,6 +14,7 @@ from battlesight.cli.common import (
     check_output_path,
     json_text,
     load,
+    messages_stream,
 )
 from battlesight.cli.errors import UsageError
 from battlesight.rulesets.core.game import Game
@@ -25,7 +26,7 @@ from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.limits import MAX_SEED, shorten, shown
 from battlesight.scenes.output import to_json, write_outputs
 from battlesight.scenes.save import scene_to_yaml
-from battlesight.scenes.yamlread import read_yaml
+from battlesight.scenes.yamlread import is_stdio, read_yaml
 
 #: characters of one printed result line
 LINE_WIDTH = 300
@@ -165,6 +166,11 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else (file_seed or 0)
     _check_writable(args.out, "--out")
     _check_writable(args.log, "--log")
+    piped = next((flag for flag, path in (("--out", args.out), ("--log", args.log))
+                  if is_stdio(path)), None)
+    if piped and args.json:
+        raise UsageError(f"{piped} - and --json both print to standard output: give a file "
+                         f"for {piped}")
     if args.out and args.log and Path(args.out).resolve() == Path(args.log).resolve():
         raise UsageError(f"--out and --log name the same file {args.out}")
     game, results = play(args.scene, actions, seed, args.reading)
@@ -184,7 +190,7 @@ def run(args) -> int:
     else:
         text = report(results, refused, game)
     write_outputs(files)
-    print(text, end="")
+    print(text, end="", file=messages_stream(args.out, args.log))
     return 0
 
 
