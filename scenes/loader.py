@@ -64,8 +64,11 @@ def check_scene_file(path: str | os.PathLike[str]) -> tuple[Scene | None, list[S
 
 
 def _internal(path: str | os.PathLike[str], exc: Exception) -> SceneProblem:
+    # the exception's own text is the code's, not the user's: only its kind is named
     return SceneProblem(file_label(path), None, "",
-                        f"internal error while reading the scene: {exc!r}")
+                        f"internal error while reading the scene ({type(exc).__name__}): a "
+                        "battlesight bug, not a problem of the file; please report it with "
+                        "the file")
 
 
 def scene_from_dict(data: Any, file: str = "<dict>", scene_dir: Path | None = None) -> Scene:

@@ -222,3 +222,10 @@ def test_play_writes_its_log_to_standard_output_and_reports_on_standard_error(tm
                         "move step\n")
     assert main(["play", str(DEMO), "--actions", str(actions), "--log", "-", "--json"]) == 2
     assert "--log - and --json both print to standard output" in capsys.readouterr().err
+
+
+def test_binary_output_is_refused_on_a_terminal(monkeypatch, capsys):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["export", str(DEMO), "-"]) == 2
+    assert capsys.readouterr().err == ("battlesight export: <stdout>: is a terminal: pipe the "
+                                       "output into a file or a program, or give a file name\n")
