@@ -82,6 +82,33 @@ def test_importers_refuse_numbers_no_scene_holds_at_their_line(tmp_path, capsys,
     assert not out.exists()
 
 
+def far_layouts(tmp_path: Path) -> dict[str, tuple[dict, list[str], str]]:
+    """Each JSON format with one coordinate of 1e300: (data, extra arguments, its key)."""
+    godot = json.loads(json.dumps(GODOT))
+    godot["pieces"][1]["polygon"][0][0] = 1e300
+    deploy = json.loads(json.dumps(DEPLOY))
+    deploy["pieces"][0]["position"]["x"] = 1e300
+    save, mods = tts_save(tmp_path)
+    tts = json.loads(save.read_text())
+    tts["ObjectStates"][0]["Transform"]["posX"] = 1e300
+    return {"godot40k": (godot, [], "pieces[1].polygon[0][0]"),
+            "deploy-helper": (deploy, [], "pieces[0].position.x"),
+            "tts": (tts, ["--mods", str(mods)], "ObjectStates[0].Transform.posX")}
+
+
+@pytest.mark.parametrize("fmt", ["godot40k", "deploy-helper", "tts"])
+def test_importers_refuse_coordinates_no_table_holds_before_numpy_warns(tmp_path, capsys, fmt):
+    """A 1e300 coordinate overflowed the outline arithmetic (shapely and numpy warnings)."""
+    data, extra, key = far_layouts(tmp_path)[fmt]
+    src = tmp_path / "far.json"
+    src.write_text(json.dumps(data))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning would fail the import
+        assert main(["import", str(src), "--format", fmt, *extra, "--out",
+                     str(tmp_path / "far.yaml")]) == 2
+    assert refusal(capsys) == [f"{src}: {key}: 1e+300 is beyond 10,000: no table is that large"]
+
+
 @pytest.mark.parametrize("value", ["18446744073709551616", ".nan", "-.inf", "1.0e+400"])
 def test_a_misspelt_key_holding_a_number_no_command_reads_fails_the_gate_too(tmp_path, capsys,
                                                                              value):

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 from battlesight.scenes.errors import SceneError, SceneProblem
-from battlesight.scenes.limits import MAX_INT, MAX_YAML_BYTES, shorten, shown
+from battlesight.scenes.limits import MAX_COORDINATE, MAX_INT, MAX_YAML_BYTES, shorten, shown
 from battlesight.scenes.yamlread import file_label, is_stdio, read_stdin
 
 #: decimals kept for coordinates written into a scene (a thousandth of an inch)
@@ -198,11 +198,20 @@ class Reader:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                     not math.isfinite(value):
                 raise self.fail(where, f"must be a number, got {shown(value)}")
-            return float(value)
+            return self.bounded(float(value), where)
         if not isinstance(value, kind):
             name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__
                                                                              for k in kind)
             raise self.fail(where, f"must be {_article(name)}, got {shown(value)}")
+        return value
+
+    def bounded(self, value: float, where: str) -> float:
+        """The number, refused beyond ``limits.MAX_COORDINATE`` as the scene gate refuses such
+        coordinates (a layout's numbers are inches, degrees and scales on a table; one that
+        large overflowed the outline arithmetic with numpy warnings)."""
+        if abs(value) > MAX_COORDINATE:
+            raise self.fail(where, f"{value:,.6g} is beyond {MAX_COORDINATE:,g}: no table is "
+                                   "that large")
         return value
 
     def number(self, m: Any, key: str, path: str, default: Any = ...) -> float:
@@ -218,7 +227,8 @@ class Reader:
         if isinstance(value, (list, tuple)) and len(value) >= 2 and all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                 for v in value[:2]):
-            return float(value[0]), float(value[1])
+            return (self.bounded(float(value[0]), f"{path}[0]"),
+                    self.bounded(float(value[1]), f"{path}[1]"))
         raise self.fail(path, f"must be a point [x, y] or {{x, y}}, got {shown(value)}")
 
 
