@@ -150,21 +150,41 @@ def _trimesh_parts(path: str, suffix: str, y_up: bool) -> list[tuple[str, trimes
         if missing and suffix in GLTF_SUFFIXES:  # trimesh names a missing buffer, no more
             raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()}: it refers to "
                                       f"{', '.join(missing[:3])}, not found beside it") from None
-        why = " ".join(str(exc).split())[:120] or type(exc).__name__
-        raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()} ({why})") from None
+        raise MeshFileError(path, f"cannot be read as {suffix[1:].upper()}: "
+                                  f"{unreadable_why(exc, suffix)}") from None
     parts: list[tuple[str, trimesh.Trimesh]] = []
     for node in scene.graph.nodes_geometry:
         matrix, geom_name = scene.graph[node]
         geom = scene.geometry.get(geom_name)
         if not isinstance(geom, trimesh.Trimesh) or len(geom.faces) == 0:
             continue
-        mesh = make_mesh(np.asarray(geom.vertices), np.asarray(geom.faces))
+        vertices, faces = np.asarray(geom.vertices), np.asarray(geom.faces)
+        if faces.min() < 0 or faces.max() >= len(vertices):
+            raise MeshFileError(path, f"part {str(node)[:40]!r} has triangles whose corners "
+                                      f"point past its {len(vertices):,} vertices (index "
+                                      f"{int(faces.max()):,}): the file is broken")
+        mesh = make_mesh(vertices, faces)
         if y_up:
             matrix = Y_UP_TO_Z_UP @ np.asarray(matrix)
         matrix = np.asarray(matrix, dtype=np.float64)
         parts.append((str(node), mesh if np.array_equal(matrix, np.eye(4)) else
                       transform(mesh, matrix)))
     return parts
+
+
+def unreadable_why(exc: Exception, suffix: str) -> str:
+    """Why a mesh file could not be read, in a modeller's terms: the reader library's own
+    text (its module names, its variable names) never reaches the user."""
+    if isinstance(exc, (UnicodeDecodeError, ImportError)):  # trimesh guesses an encoding
+        return "it is not UTF-8 text (save it as UTF-8)"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"its JSON is broken at line {exc.lineno}"
+    if isinstance(exc, (KeyError, IndexError, UnboundLocalError, TypeError, AttributeError)):
+        what = "accessor, buffer view or buffer" if suffix in GLTF_SUFFIXES else "vertex or face"
+        return f"it refers to an {what} it does not hold, or gives one in the wrong form"
+    if isinstance(exc, MemoryError):
+        return "it declares more data than can be held"
+    return "it is not a valid file of this format"
 
 
 def _corners(verts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

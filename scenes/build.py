@@ -17,7 +17,7 @@ from battlesight.geometry.world import World
 
 from .errors import SceneBuildError, SceneProblem
 from .footprints import piece_footprint
-from .limits import MAX_TRUNKS, shorten
+from .limits import MAX_COORDINATE, MAX_TRUNKS, shorten
 from .mesh_keys import mesh_reading
 from .model import DEFAULT_AREA_HEIGHT, ModelSpec, Scene, TerrainPiece
 from .paths import resolve_mesh_file
@@ -152,8 +152,21 @@ def terrain_geometry(piece: TerrainPiece, scene_dir: Path | None) -> TerrainGeom
     if kind == "mesh":
         path = resolve_mesh_file(d["file"], scene_dir)
         factor, y_up = mesh_reading(d)
+        check_mesh_size(path, factor, y_up)
         return meshfile.mesh_terrain(path, d["at"], d.get("rotation", 0.0), factor, y_up=y_up)
     raise ValueError(f"unknown terrain type {kind!r}")
+
+
+def check_mesh_size(path: str | Path, factor: float, y_up: bool | None) -> None:
+    """BuildInputError (key `file`) for a mesh file that, in inches, is larger than any point
+    of a scene may lie from the table (``limits.MAX_COORDINATE``): a number that size would
+    overflow the sight and drawing arithmetic, so it is refused at the gate as such numbers
+    are in scene files."""
+    size = float(max(meshfile.mesh_extents(path, y_up=y_up))) * factor
+    if not size <= MAX_COORDINATE:  # NaN too
+        raise BuildInputError("file", f"{Path(path).name}: is {size:,.4g}\" across at this "
+                                      f"scale, beyond the {MAX_COORDINATE:,g}\" limit of any "
+                                      "scene's coordinates (check its units: and scale:)")
 
 
 def mesh_names(scene: Scene) -> list[str]:
@@ -205,6 +218,7 @@ def mesh_model_of(spec: ModelSpec, scene_dir: Path | None) -> volumes.MeshModel:
     factor, y_up = mesh_reading(spec)
     parts = tuple(sorted(spec.parts.items())) if spec.parts else None
     path = str(resolve_mesh_file(spec.shape, scene_dir))
+    check_mesh_size(path, factor, y_up)
     return _mesh_model(path, base, height, spec.eye_height if height else spec.eye,
                        factor, y_up, parts)
 

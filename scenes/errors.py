@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import errno
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .limits import MAX_MESSAGE, shorten
+
+#: characters of a key path shown in a problem's line, so that a very long key (a misspelt
+#: one pasted whole) leaves room for the message that says what is wrong
+MAX_KEY_SHOWN = 120
 
 
 @dataclass(frozen=True)
@@ -14,7 +19,8 @@ class SceneProblem:
 
     ``str()`` gives one line: ``FILE:LINE: KEY: message`` (``FILE: KEY: message`` when the
     line is unknown, e.g. for scenes built from a dict), at most ``limits.MAX_MESSAGE``
-    characters.
+    characters; the file and the key are cut first (to ``MAX_KEY_SHOWN`` each), so the
+    message always shows. ``level`` is "error" (a warning: ``keys.SceneWarning``).
     """
 
     file: str
@@ -22,10 +28,19 @@ class SceneProblem:
     key: str
     message: str
 
+    level: ClassVar[str] = "error"
+
     def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
-        text = f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+        file = shorten(self.file, MAX_KEY_SHOWN)
+        where = file if self.line is None else f"{file}:{self.line}"
+        key = shorten(self.key, MAX_KEY_SHOWN)
+        text = f"{where}: {key}: {self.message}" if key else f"{where}: {self.message}"
         return shorten(text, MAX_MESSAGE)
+
+    def to_dict(self) -> dict[str, str | int | None]:
+        """The problem as `validate --json` prints it: file, line, key, level, message."""
+        return {"file": self.file, "line": self.line, "key": self.key, "level": self.level,
+                "message": self.message}
 
 
 class SceneError(Exception):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .build import GEOMETRY_KEYS
 from .errors import SceneProblem
@@ -28,6 +28,8 @@ USER_PREFIX = "x-"
 class SceneWarning(SceneProblem):
     """A problem that does not stop a command: printed on stderr, an error only when strict.
     Its line reads ``FILE:LINE: KEY: warning: message`` so it is not taken for an error."""
+
+    level: ClassVar[str] = "warning"
 
     def __str__(self) -> str:
         return str(SceneProblem(self.file, self.line, self.key, f"warning: {self.message}"))

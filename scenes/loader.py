@@ -13,7 +13,15 @@ from typing import Any
 from . import validate
 from .errors import SceneError, SceneFileNotFound, SceneProblem
 from .model import Scene
-from .yamlread import NO_SUCH_FILE, LineDict, LineList, merge_problems, parse_yaml, read_yaml
+from .yamlread import (
+    NO_SUCH_FILE,
+    LineDict,
+    LineList,
+    file_label,
+    merge_problems,
+    parse_yaml,
+    read_yaml,
+)
 
 __all__ = ["LineDict", "LineList", "load_scene", "parse_yaml", "scene_from_dict",
            "validate_scene_file"]
@@ -21,9 +29,9 @@ __all__ = ["LineDict", "LineList", "load_scene", "parse_yaml", "scene_from_dict"
 
 def _check_file(path: str | os.PathLike[str],
                 build: bool = True) -> tuple[Scene | None, list[SceneProblem]]:
-    p = Path(path)
-    file = str(path)
-    data, problems = read_yaml(p, "scene file")
+    p = Path(file_label(path))  # `-`: standard input, its meshes resolved from here
+    file = str(p)
+    data, problems = read_yaml(path, "scene file")
     if data is None and problems:
         return None, problems
     scene, more = validate.build_scene(data, file, scene_dir=p.parent, default_name=p.stem,
@@ -44,7 +52,7 @@ def load_scene(path: str | os.PathLike[str], build: bool = True) -> Scene:
     if problems or scene is None:
         missing = scene is None and len(problems) == 1 and problems[0].message == NO_SUCH_FILE
         raise (SceneFileNotFound if missing else SceneError)(
-            problems or [SceneProblem(str(path), None, "", "cannot load scene")])
+            problems or [SceneProblem(file_label(path), None, "", "cannot load scene")])
     return scene
 
 
@@ -65,7 +73,11 @@ def check_scene_file(path: str | os.PathLike[str]) -> tuple[Scene | None, list[S
 
 
 def _internal(path: str | os.PathLike[str], exc: Exception) -> SceneProblem:
-    return SceneProblem(str(path), None, "", f"internal error while reading the scene: {exc!r}")
+    # the exception's own text is the code's, not the user's: only its kind is named
+    return SceneProblem(file_label(path), None, "",
+                        f"internal error while reading the scene ({type(exc).__name__}): a "
+                        "battlesight bug, not a problem of the file; please report it with "
+                        "the file")
 
 
 def scene_from_dict(data: Any, file: str = "<dict>", scene_dir: Path | None = None) -> Scene:

@@ -4,8 +4,10 @@ Every file battlesight writes (scenes, logs, GLB, PNG, GIF, MP4, fields) goes th
 the data goes to a temporary file beside the target, which is then renamed over it, so a
 reader never sees half a file and a failed command leaves nothing behind. A target that is a
 symbolic link, a FIFO, a device, a socket or a folder is refused (``UnsafeOutput``, an
-OSError naming the path) rather than replaced. New files get mode ``0o666 & ~umask``, as any
-program's would; a file replaced keeps its mode.
+OSError naming the path) rather than replaced, and so is a target whose folder is a symbolic
+link (a file is never written through one). New files get mode ``0o666 & ~umask``, as any
+program's would; a file replaced keeps its mode. The path `-` is standard output: its content
+is built whole first and written there last.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import json
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from .yamlread import special_kind
+from .yamlread import is_stdio, special_kind
 
 #: what a temporary file's name holds (``.NAME.XXXXXX.tmp.SUFFIX``): tests look for leftovers
 TEMP_MARK = ".tmp"
@@ -32,6 +35,19 @@ class UnsafeOutput(OSError):
 
     def __init__(self, path: str | os.PathLike[str], why: str):
         super().__init__(errno.EINVAL, why, os.fspath(path))
+
+
+class IncompleteWrite(ValueError):
+    """Raised by a writer function or a `check` when the file it wrote is not whole (an
+    encoder that stopped half-way); `write_outputs` turns it into IncompleteOutput."""
+
+
+class IncompleteOutput(OSError):
+    """A file its writer left incomplete (an encoder that stopped half-way on a full disk):
+    not renamed over the target, which stays as it was."""
+
+    def __init__(self, path: str | os.PathLike[str], why: str):
+        super().__init__(errno.EIO, why, os.fspath(path))
 
 
 #: real paths of the files this run reads (the scene, its meshes, an actions file): no
@@ -77,7 +93,22 @@ def check_target(path: str | os.PathLike[str]) -> Path:
         raise UnsafeOutput(target, f"is {kind}; refusing to replace it with a file")
     if not target.parent.is_dir():
         raise UnsafeOutput(target, f"folder {target.parent} does not exist")
+    if target.parent.is_symlink():
+        raise UnsafeOutput(target, f"its folder {target.parent} is a symbolic link; refusing "
+                                   "to write through it (give the real folder)")
     return target
+
+
+def folder_target(path: str | os.PathLike[str]) -> Path:
+    """A folder an output may be written into or made as: not a symbolic link (nothing is
+    written through one), not a file; UnsafeOutput otherwise."""
+    folder = Path(path)
+    if folder.is_symlink():
+        raise UnsafeOutput(folder, "is a symbolic link; refusing to write through it (give "
+                                   "the real folder)")
+    if folder.exists() and not folder.is_dir():
+        raise UnsafeOutput(folder, "is a file, not a folder")
+    return folder
 
 
 def _umask() -> int:
@@ -123,25 +154,76 @@ def _write(tmp: Path, content: Content) -> None:
         tmp.write_bytes(content)
 
 
-def write_output(path: str | os.PathLike[str], content: Content) -> Path:
+def write_output(path: str | os.PathLike[str], content: Content,
+                 check: Callable[[Path], None] | None = None) -> Path:
     """Write ``content`` (bytes, text as UTF-8, or a function that writes the file at the
-    path it is given) to ``path`` safely; returns the path."""
-    return write_outputs({path: content})[0]
+    path it is given) to ``path`` safely (`-`: standard output); `check` raises
+    IncompleteWrite when the file written is incomplete. Returns the path."""
+    return write_outputs({path: content}, check)[0]
 
 
-def write_outputs(files: Mapping[str | os.PathLike[str], Content]) -> list[Path]:
-    """Write several files all or none: every target checked, every temporary file written,
-    then all renamed. Returns the paths written."""
-    targets = [check_target(p) for p in files]
+def write_outputs(files: Mapping[str | os.PathLike[str], Content],
+                  check: Callable[[Path], None] | None = None) -> list[Path]:
+    """Write several files all or none: every target checked, every temporary file written
+    (and passed to `check`; it, or a writer function, raises IncompleteWrite for a file left
+    incomplete: then IncompleteOutput, and no file is replaced), then all renamed;
+    the one `-` among them, if any, is written to standard output after the renames. Returns
+    the paths written."""
+    to_stdout = [p for p in files if is_stdio(p)]
+    if len(to_stdout) > 1:
+        raise UnsafeOutput(STDOUT_NAME, "standard output (-) is named for two outputs")
+    named = {p: c for p, c in files.items() if not is_stdio(p)}
+    targets = [check_target(p) for p in named]
     if len({t.resolve() for t in targets}) < len(targets):
         raise UnsafeOutput(targets[0], "the same file is named for two outputs")
     with ExitStack() as stack:
         temps = [stack.enter_context(_kept_temp(t)) for t in targets]
-        for tmp, content in zip(temps, files.values(), strict=True):
-            _write(tmp, content)
+        for tmp, target, content in zip(temps, targets, named.values(), strict=True):
+            _checked_write(tmp, target, content, check)
+        piped = _stdout_bytes(files[to_stdout[0]], check) if to_stdout else None
         for tmp, target in zip(temps, targets, strict=True):
             _finish(tmp, target)
+    if piped is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(piped)
+        sys.stdout.buffer.flush()
+        targets.append(Path(STDOUT_NAME))
     return targets
+
+
+#: how messages name standard output
+STDOUT_NAME = "<stdout>"
+
+
+def _stdout_bytes(content: Content, check: Callable[[Path], None] | None) -> bytes:
+    """The whole of what goes to standard output: text as UTF-8, bytes as they are, a writer
+    function's file (written to a temporary folder, checked, read back). Binary data is
+    refused when standard output is a terminal."""
+    if isinstance(content, str):
+        return content.encode("utf-8")
+    if sys.stdout.isatty():
+        raise UnsafeOutput(STDOUT_NAME, "is a terminal: pipe the output into a file or a "
+                                        "program, or give a file name")
+    if not callable(content):
+        return bytes(content)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder) / "out"
+        _checked_write(tmp, Path(STDOUT_NAME), content, check)
+        return tmp.read_bytes()
+
+
+def _checked_write(tmp: Path, target: Path, content: Content,
+                   check: Callable[[Path], None] | None) -> None:
+    """Write content to tmp and check it; IncompleteOutput naming the target when the writer
+    or the check finds it incomplete (IncompleteWrite)."""
+    try:
+        _write(tmp, content)
+        if check is not None:
+            check(tmp)
+    except IncompleteWrite as error:
+        raise IncompleteOutput(target, f"{error}; nothing was written") from None
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -312,10 +313,12 @@ class NumberProblem(SceneProblem):
 def merge_problems(read: list[SceneProblem], checked: list[SceneProblem]
                    ) -> list[SceneProblem]:
     """The reader's and a checker's problems, sorted by line; a NumberProblem is left out
-    when the checker reported the same line at that key or one above it."""
+    when the checker refused the same line at that key or one above it. A checker's warning
+    (an unknown key) covers nothing: a number no command can read is an error wherever it
+    stands, so the gate refuses what every command would refuse."""
     def covered(p: SceneProblem) -> bool:
-        return any(q.line == p.line and (p.key == q.key or p.key.startswith((f"{q.key}[",
-                                                                             f"{q.key}.")))
+        return any(q.level == "error" and q.line == p.line
+                   and (p.key == q.key or p.key.startswith((f"{q.key}[", f"{q.key}.")))
                    for q in checked)
     kept = [p for p in read if not (isinstance(p, NumberProblem) and covered(p))]
     return sorted(kept + checked, key=lambda q: (q.line is None, q.line or 0))
@@ -335,33 +338,77 @@ def special_kind(mode: int) -> str | None:
 
 #: the message of a file that is not there (the loader raises `SceneFileNotFound` for it)
 NO_SUCH_FILE = "no such file"
+#: the file name that stands for standard input (and, as an output, standard output)
+STDIO = "-"
+#: how problems name what was read from standard input
+STDIN_NAME = "<stdin>"
+
+
+def is_stdio(path: Any) -> bool:
+    """Whether a file argument is `-`: standard input (or output)."""
+    return isinstance(path, (str, os.PathLike)) and os.fspath(path) == STDIO
+
+
+def file_label(path: str | os.PathLike[str]) -> str:
+    """How problems name a file: its path, or ``<stdin>`` for `-`."""
+    return STDIN_NAME if is_stdio(path) else str(path)
+
+
+def read_stdin(limit: int) -> bytes | None:
+    """Standard input's bytes, read to its end but never more than ``limit + 1`` of them;
+    None when it holds more than ``limit``."""
+    data = sys.stdin.buffer.read(limit + 1)
+    return None if len(data) > limit else data
 
 
 def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
               limit: int = limits.MAX_YAML_BYTES) -> tuple[str | None, list[SceneProblem]]:
-    """The UTF-8 text of a regular file of at most ``limit`` bytes, or (None, [problem]).
+    """The UTF-8 text of a regular file (or standard input, for `-`) of at most ``limit``
+    bytes, or (None, [problem]).
 
-    Never blocks (FIFOs are refused, the open is non-blocking) and never reads more than
-    ``limit + 1`` bytes (so /dev/zero or a growing file cannot fill the memory).
+    Never blocks on a file (FIFOs are refused, the open is non-blocking) and never reads more
+    than ``limit + 1`` bytes (so /dev/zero or a growing file cannot fill the memory).
     """
     def problem(message: str) -> tuple[None, list[SceneProblem]]:
         return None, [SceneProblem(file, None, "file", message)]
 
     article = "an" if what[:1] in "aeiou" else "a"
     too_big = f"larger than {limit // limits.MiB} MiB, the limit for {article} {what}"
+    if is_stdio(path):
+        data = read_stdin(limit)
+        if data is None:
+            return problem(too_big)
+    else:
+        data, why = _read_regular(path, limit, f"{article} {what}")
+        if data is None:
+            return problem(why or too_big)
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [SceneProblem(file, line, "file", f"not UTF-8 text (column {column}: "
+                                   f"{exc.reason}); save it as UTF-8")]
+
+
+def _read_regular(path: str | os.PathLike[str], limit: int,
+                  what: str) -> tuple[bytes | None, str | None]:
+    """(bytes, None) of a regular file of at most ``limit`` bytes; (None, why) when it cannot
+    be read, (None, None) when it is too large."""
+    refused = "is {}, not " + what + " (only regular files are read)"
     try:
         info = os.stat(path)
         kind = special_kind(info.st_mode)
         if kind is not None:
-            return problem(f"is {kind}, not {article} {what} (only regular files are read)")
+            return None, refused.format(kind)
         if info.st_size > limit:
-            return problem(too_big)
+            return None, None
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
                      | getattr(os, "O_CLOEXEC", 0))
         try:
             kind = special_kind(os.fstat(fd).st_mode)  # it may have changed since the stat
             if kind is not None:
-                return problem(f"is {kind}, not {article} {what} (only regular files are read)")
+                return None, refused.format(kind)
             chunks, size = [], 0
             while size <= limit:
                 chunk = os.read(fd, min(limit + 1 - size, 1 << 20))
@@ -372,25 +419,17 @@ def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
         finally:
             os.close(fd)
     except FileNotFoundError:
-        return problem(NO_SUCH_FILE)
+        return None, NO_SUCH_FILE
     except OSError as exc:
-        return problem(f"cannot read: {exc.strerror or exc}")
-    if size > limit:
-        return problem(too_big)
-    data = b"".join(chunks)
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [SceneProblem(file, line, "file", f"not UTF-8 text (column {column}: "
-                                   f"{exc.reason}); save it as UTF-8")]
+        return None, f"cannot read: {exc.strerror or exc}"
+    return (None, None) if size > limit else (b"".join(chunks), None)
 
 
 def read_yaml(path: str | os.PathLike[str], what: str = "scene file"
               ) -> tuple[Any, list[SceneProblem]]:
-    """Read and parse one YAML file: (data with lines, problems); data is None on failure."""
-    file = str(path)
+    """Read and parse one YAML file (standard input for `-`): (data with lines, problems);
+    data is None on failure."""
+    file = file_label(path)
     text, problems = read_text(Path(path), file, what)
     if text is None:
         return None, problems

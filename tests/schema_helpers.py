@@ -1,14 +1,18 @@
 """JSON Schema helpers for tests: load a bundled schema (battlesight/schemas/NAME.schema.json,
 its system ids filled from the registry by `battlesight.reports.schemas`) and validate data
-against it, with every violation in the failure message."""
+against it, with every violation in the failure message. A schema may refer to another by its
+file name (`{"$ref": "scene.schema.json"}`): every bundled schema is in the registry the
+validator resolves them from."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
+from importlib.resources import files
 from typing import Any
 
 import jsonschema
+from referencing import Registry, Resource
 
 from battlesight.reports.schemas import schema as bundled
 
@@ -22,6 +26,16 @@ def schema(name: str) -> dict[str, Any]:
     return loaded
 
 
+@cache
+def registry() -> Registry:
+    """Every bundled schema under its $id, so that references between them resolve."""
+    folder = files("battlesight").joinpath("schemas")
+    names = sorted(p.name.removesuffix(".schema.json") for p in folder.iterdir()
+                   if p.name.endswith(".schema.json"))
+    loaded = [schema(n) for n in names]
+    return Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in loaded)
+
+
 def as_json(data: Any) -> Any:
     """Data as JSON sees it (tuples become lists, mapping keys strings), as a command's
     --json output or a YAML scene read by a JSON tool would be."""
@@ -30,7 +44,7 @@ def as_json(data: Any) -> Any:
 
 def errors(name: str, data: Any) -> list[str]:
     """Every violation of schema `name` by `data`, as 'path: message' lines."""
-    validator = jsonschema.Draft202012Validator(schema(name))
+    validator = jsonschema.Draft202012Validator(schema(name), registry=registry())
     return [f"{'/'.join(str(p) for p in e.absolute_path) or '(top)'}: {e.message}"
             for e in sorted(validator.iter_errors(as_json(data)), key=lambda e: e.path)]
 

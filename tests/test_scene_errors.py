@@ -637,6 +637,7 @@ def test_internal_errors_become_one_line_problems(tmp_path, monkeypatch):
     path = write_scene(tmp_path, MINIMAL)
     problems = validate_scene_file(path)
     assert len(problems) == 1 and "internal error" in str(problems[0])
-    assert "\n" not in str(problems[0])
+    assert "\n" not in str(problems[0]) and "(RuntimeError)" in str(problems[0])
+    assert "with two lines" not in str(problems[0])  # the code's text never reaches the user
     with pytest.raises(SceneError, match="internal error"):
         load_scene(path)

@@ -17,7 +17,13 @@ from pathlib import Path
 import numpy as np
 from battlesight.rulesets.core.chunks import judge_in_chunks
 from battlesight.rulesets.core.unit_matrix import all_pairs, cell_facts, unit_matrix
-from battlesight.scenes.output import numbered_paths, write_output, write_outputs
+from battlesight.scenes.output import (
+    IncompleteWrite,
+    folder_target,
+    numbered_paths,
+    write_output,
+    write_outputs,
+)
 
 from . import lighting, platform
 from .cameras import CameraPose, fit_orbit, frame_points, parse_view
@@ -274,7 +280,44 @@ def gif_delay_ms(fps: float) -> int:
 def write_mp4(images: list[np.ndarray], path: Path, fps: float = 12.0) -> Path:
     """Encode (h, w, 3) uint8 frames as H.264 MP4; written beside, then renamed."""
     height, width = images[0].shape[:2]
-    return write_output(path, lambda tmp: encode_mp4(images, tmp, (width, height), fps))
+    return write_video(images, path, (width, height), fps)
+
+
+def write_video(frames: Iterable[np.ndarray], path: str | Path, size: tuple[int, int],
+                fps: float) -> Path:
+    """Stream frames of `size` into an H.264 MP4 at path: encoded beside it, renamed over it
+    only when the encoder took every frame and the file is a whole MP4 (`check_mp4`), so a
+    full disk leaves the old file in place."""
+    return write_output(path, lambda tmp: encode_mp4(frames, tmp, size, fps), check=check_mp4)
+
+
+#: the boxes every playable MP4 holds at its top level
+MP4_BOXES = (b"ftyp", b"mdat", b"moov")
+
+
+def check_mp4(path: Path) -> None:
+    """IncompleteWrite unless the file is a whole MP4: top-level boxes that end exactly at
+    the end of the file, among them ftyp, mdat and moov (the index an encoder writes last)."""
+    size = path.stat().st_size
+    found, at = set(), 0
+    with path.open("rb") as fh:
+        while at < size:
+            fh.seek(at)
+            head = fh.read(16)
+            length = int.from_bytes(head[:4], "big") if len(head) >= 8 else 0
+            if length == 1 and len(head) == 16:  # a 64-bit size follows the type
+                length = int.from_bytes(head[8:16], "big")
+            elif length == 0 and len(head) >= 8:  # the last box runs to the end of the file
+                length = size - at
+            if length < 8 or at + length > size:
+                raise IncompleteWrite(f"the video ends inside a box at byte {at:,} of "
+                                      f"{size:,} (the encoder stopped: is the disk full?)")
+            found.add(head[4:8])
+            at += length
+    missing = [b.decode() for b in MP4_BOXES if b not in found]
+    if missing:
+        raise IncompleteWrite(f"the video has no {', '.join(missing)} box (the encoder "
+                              "stopped before the end: is the disk full?)")
 
 
 def encode_mp4(frames: Iterable[np.ndarray], path: Path, size: tuple[int, int],
@@ -290,12 +333,18 @@ def encode_mp4(frames: Iterable[np.ndarray], path: Path, size: tuple[int, int],
         str(path), even, fps=fps, codec="libx264", pix_fmt_out="yuv420p", quality=8,
         macro_block_size=1, ffmpeg_log_level="error", output_params=["-preset", "veryfast"],
     )
+    sent = 0
     try:
         writer.send(None)
         for image in frames:
             frame = np.zeros((even[1], even[0], 3), dtype=np.uint8)
             frame[:height, :width] = image
-            writer.send(np.ascontiguousarray(frame))
+            try:
+                writer.send(np.ascontiguousarray(frame))
+            except OSError:  # ffmpeg quit (its text is the library's, not the user's)
+                raise IncompleteWrite(f"the video encoder stopped after {sent} frames (is the "
+                                      "disk full?)") from None
+            sent += 1
     finally:
         writer.close()
 
@@ -305,7 +354,7 @@ def render_demo_pictures(world, scene, out_dir: str | Path, observer: str | None
     """The pictures `battlesight demo` shows: the scene's overview (iso) and one model's
     sight lines (top view, with legend), as PNGs in out_dir, written when both are drawn.
     Returns their paths."""
-    out = Path(out_dir)
+    out = folder_target(out_dir)  # never through a symbolic link
     out.mkdir(parents=True, exist_ok=True)
     name = (getattr(scene, "path", None) and Path(scene.path).stem) or "scene"
     observer = observer or next(iter(world.models), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from battlesight.rulesets.core.deployment import Deployment, DeploymentMap, Zones, map_key
+from battlesight.rulesets.core.deployment import Deployment, DeploymentMap, Zones, find_map
 from battlesight.rulesets.core.ruleset import Ruleset, get_ruleset
 from battlesight.scenes.model import Scene
 
@@ -30,16 +30,7 @@ def deployment_maps(ruleset: str) -> tuple[DeploymentMap, ...]:
 def deployment_map(ruleset: str, name: str | None = None) -> DeploymentMap:
     """The named map of a ruleset (its default when name is None); ValueError naming the known
     maps when there is none."""
-    maps = deployment_maps(ruleset)
-    if not maps:
-        raise ValueError(f"ruleset {ruleset!r} declares no deployment maps")
-    if name is None:
-        return maps[0]
-    by_key = {m.name: m for m in maps}
-    if map_key(name) not in by_key:
-        known = ", ".join(m.title for m in maps)
-        raise ValueError(f"{ruleset} has no deployment map {name!r}; known: {known}")
-    return by_key[map_key(name)]
+    return find_map(deployment_maps(ruleset), ruleset, name)
 
 
 def scene_deployment(scene: Scene, name: str | None = None) -> Deployment:

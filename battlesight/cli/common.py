@@ -7,6 +7,7 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import battlesight
 from battlesight.cli.errors import UsageError
@@ -15,6 +16,7 @@ from battlesight.scenes import limits
 from battlesight.scenes.build import build_world, input_files
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import UnsafeOutput, check_target, protect_inputs, to_json
+from battlesight.scenes.yamlread import is_stdio
 
 
 def add_scene_argument(parser: argparse.ArgumentParser) -> None:
@@ -49,8 +51,11 @@ def require_model(scene: Scene, model_id: str) -> None:
 def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
     """The path of an output file, checked before any work: UsageError when it names a
     folder, a symbolic link, a FIFO or a device, when its folder does not exist or when that
-    folder is not writable (``scenes.output`` checks again when it writes)."""
+    folder is not writable (``scenes.output`` checks again when it writes). `-` (standard
+    output) passes as it is."""
     out = Path(path)
+    if is_stdio(path):
+        return out
     label = f"{what} {out}" if what else str(out)
     if out.is_dir() and not out.is_symlink():
         raise UsageError(f"cannot write {label}: it is a folder, give a file name")
@@ -70,6 +75,12 @@ def check_output_path(path: str | os.PathLike[str], what: str = "") -> Path:
     except UnsafeOutput as error:
         raise UsageError(f"cannot write {label}: {error.strerror}") from None
     return out
+
+
+def messages_stream(*outputs: str | None) -> TextIO:
+    """Where a command prints what it did: standard error when one of its outputs is standard
+    output (`-`), so the data piped stays whole; else standard output."""
+    return sys.stderr if any(is_stdio(o) for o in outputs) else sys.stdout
 
 
 def check_grid(grid: float, tables: list[tuple[float, float]] = ()) -> None:

@@ -20,6 +20,7 @@ from battlesight.cli.errors import UsageError
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.limits import shorten
 from battlesight.scenes.output import NotJSON, forget_inputs, is_protected, protect_inputs
+from battlesight.scenes.yamlread import is_stdio
 
 #: sub-command name -> module under battlesight.cli.commands
 COMMANDS = {
@@ -89,9 +90,24 @@ OUTPUT_ARGS = {"play": ("out", "log"), "analyze": ("heatmap", "save_field"),
 OUTPUT_SUFFIXES = {("analyze", "heatmap"): ".png", ("analyze", "save_field"): ".npy"}
 
 
+def _values(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
 def check_outputs(args: argparse.Namespace) -> None:
     """UsageError when an output would replace one of the command's own input files (a
     scene, an actions file), or names the wrong kind of file: checked before any work."""
+    piped = [name for name in INPUT_ARGS + COMMAND_INPUT_ARGS.get(args.command, ())
+             for value in _values(getattr(args, name, None)) if is_stdio(value)]
+    if len(piped) > 1:
+        names = list(dict.fromkeys(piped))
+        where = " and ".join(names) if len(names) > 1 else f"{names[0]} {len(piped)} times"
+        raise UsageError(f"standard input (-) is given for {where}: it can be read once")
+    piped = [name for name in OUTPUT_ARGS.get(args.command, ())
+             if is_stdio(getattr(args, name, None))]
+    if len(piped) > 1:
+        raise UsageError(f"standard output (-) is given for {' and '.join(piped)}: give a "
+                         "file for all but one")
     for name in INPUT_ARGS + COMMAND_INPUT_ARGS.get(args.command, ()):
         value = getattr(args, name, None)
         protect_inputs(p for p in (value if isinstance(value, list) else [value])

@@ -77,6 +77,22 @@ def map_key(name: str) -> str:
     return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
+def find_map(maps: tuple[DeploymentMap, ...], system: str,
+             name: str | None = None) -> DeploymentMap:
+    """The map called `name` among a system's maps (its default, the first, when name is
+    None); ValueError naming the known maps when there is none, in the words `validate` and
+    `analyze` both print."""
+    if not maps:
+        raise ValueError(f"ruleset {system!r} declares no deployment maps")
+    if name is None:
+        return maps[0]
+    by_key = {m.name: m for m in maps}
+    if map_key(name) not in by_key:
+        known = ", ".join(m.title for m in maps)
+        raise ValueError(f"{system} has no deployment map {name!r}; known: {known}")
+    return by_key[map_key(name)]
+
+
 @dataclass
 class Deployment:
     """The zones an analysis uses: polygons by player, where they came from and the rule."""

@@ -18,6 +18,7 @@ from battlesight.scenes.mesh_warnings import base_warnings, unit_warnings
 from battlesight.scenes.model import MM_PER_INCH, Scene
 from battlesight.scenes.physical import physical_warnings
 
+from .deployment import find_map
 from .rules_data import LOAD_ERRORS
 from .ruleset import Ruleset, get_ruleset
 
@@ -26,8 +27,8 @@ def check_scene(scene: Scene, ruleset: Ruleset | None = None) -> list[SceneProbl
     """Problems of the scene's rules data, then unknown-key warnings (``SceneWarning``), each
     sorted by line."""
     ruleset = ruleset or get_ruleset(scene.ruleset)
-    errors = [SceneProblem(scene.file, scene.line_of(key), key, message)
-              for key, message in ruleset.validate_scene(scene)]
+    found = [*ruleset.validate_scene(scene), *_deployment_name(scene, ruleset)]
+    errors = [SceneProblem(scene.file, scene.line_of(key), key, message) for key, message in found]
     warnings = unknown_keys(scene, FORMAT_KEYS | ruleset.scene_keys()) + unit_warnings(scene) \
         + base_warnings(scene) + physical_warnings(scene)
     if not errors:  # a profile the rules refuse has no type to bound
@@ -64,6 +65,16 @@ def height_warnings(scene: Scene, ruleset: Ruleset) -> list[SceneWarning]:
             f"heights are inches; if it is millimetres, write height: "
             f"{spec.height / MM_PER_INCH:.2g}"))
     return out
+def _deployment_name(scene: Scene, ruleset: Ruleset) -> list[tuple[str, str]]:
+    """('deployment', why) when the scene names a deployment map its system does not have,
+    refused here as `analyze` and the set-up checks would refuse it."""
+    if not isinstance(scene.deployment, str) or not scene.deployment.strip():
+        return []
+    try:
+        find_map(ruleset.deployment_maps, ruleset.id, scene.deployment)
+    except ValueError as error:
+        return [("deployment", str(error))]
+    return []
 
 
 def require_rules(scene: Scene, *, strict: bool = False,

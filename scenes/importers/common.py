@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 from battlesight.scenes.errors import SceneError, SceneProblem
-from battlesight.scenes.limits import MAX_YAML_BYTES, shown
+from battlesight.scenes.limits import MAX_COORDINATE, MAX_INT, MAX_YAML_BYTES, shorten, shown
+from battlesight.scenes.yamlread import file_label, is_stdio, read_stdin
 
 #: decimals kept for coordinates written into a scene (a thousandth of an inch)
 DECIMALS = 3
@@ -105,34 +106,85 @@ class Imported:
 
 def refuse(file: Path | str, key: str, message: str, line: int | None = None) -> SceneError:
     """The one-line refusal of an input an importer cannot read: `FILE:LINE: KEY: message`
-    (`FILE: KEY: message` where the format has no lines)."""
-    return SceneError([SceneProblem(str(file), line, key, message)])
+    (`FILE: KEY: message` where the format has no lines; `<stdin>` for `-`)."""
+    return SceneError([SceneProblem(file_label(file), line, key, message)])
+
+
+def source_name(path: Path) -> str:
+    """The input's file name as `x-source` keeps it (`<stdin>` for `-`)."""
+    return file_label(path) if is_stdio(path) else path.name
 
 
 def read_bytes(path: Path, what: str) -> bytes:
-    """The file's bytes, at most MAX_YAML_BYTES (a layout or save is far smaller)."""
+    """The file's bytes (standard input's for `-`), at most MAX_YAML_BYTES (a layout or save
+    is far smaller)."""
+    too_big = f"is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB"
+    if is_stdio(path):
+        piped = read_stdin(MAX_YAML_BYTES)
+        if piped is None:
+            raise refuse(path, what, too_big)
+        return piped
     if not path.is_file():
         raise refuse(path, what, "not found" if not path.exists() else "is not a regular file")
     with path.open("rb") as fh:
         data = fh.read(MAX_YAML_BYTES + 1)
     if len(data) > MAX_YAML_BYTES:
-        raise refuse(path, what, f"is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB")
+        raise refuse(path, what, too_big)
     return data
 
 
+class _BadNumber(ValueError):
+    """A JSON number no scene can hold: its text and why."""
+
+    def __init__(self, text: str, why: str):
+        super().__init__(why)
+        self.text, self.why = text, why
+
+
+def _bounded_int(text: str) -> int:
+    """A JSON whole number within ``limits.MAX_INT``, as the scene reader bounds YAML's (so a
+    4,301-digit number meets this refusal, not Python's int-string limit)."""
+    value = int(text) if len(text) <= 40 else None
+    if value is None or abs(value) > MAX_INT:
+        raise _BadNumber(text, f"whole number too large (the limit is {MAX_INT:,})")
+    return value
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadNumber(text, "number too large (not finite)")
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise _BadNumber(text, "not a finite number (NaN and infinities are refused)")
+
+
+def _line_of_text(text: str, token: str) -> int | None:
+    """The line where `token` first stands as a JSON value (not inside a longer number)."""
+    found = re.search(rf"(?<![\w.]){re.escape(token)}(?![\w.])", text)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
 def read_json(path: Path, what: str, lenient: bool = False) -> Any:
-    """Parsed JSON; a syntax error is refused at its line. lenient: control characters (a raw
-    newline or tab) inside strings are read as they are, as Tabletop Simulator's own parser
-    reads its saves."""
+    """Parsed JSON; a syntax error is refused at its line, and so is a number no scene can
+    hold (NaN, infinities, whole numbers beyond ``limits.MAX_INT``), as in scene files.
+    lenient: control characters (a raw newline or tab) inside strings are read as they are,
+    as Tabletop Simulator's own parser reads its saves."""
     raw = read_bytes(path, what)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise refuse(path, what, f"is not UTF-8 text (byte {exc.start})") from None
     try:
-        return json.loads(text, strict=not lenient)
+        return json.loads(text, strict=not lenient, parse_int=_bounded_int,
+                          parse_float=_finite_float, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise refuse(path, "json", exc.msg, exc.lineno) from None
+    except _BadNumber as exc:
+        raise refuse(path, "json", f"{shorten(exc.text, 40)}: {exc.why}",
+                     _line_of_text(text, exc.text)) from None
     except RecursionError:
         raise refuse(path, "json", "nested too deeply") from None
 
@@ -159,11 +211,20 @@ class Reader:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                     not math.isfinite(value):
                 raise self.fail(where, f"must be a number, got {shown(value)}")
-            return float(value)
+            return self.bounded(float(value), where)
         if not isinstance(value, kind):
             name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__
                                                                              for k in kind)
             raise self.fail(where, f"must be {_article(name)}, got {shown(value)}")
+        return value
+
+    def bounded(self, value: float, where: str) -> float:
+        """The number, refused beyond ``limits.MAX_COORDINATE`` as the scene gate refuses such
+        coordinates (a layout's numbers are inches, degrees and scales on a table; one that
+        large overflowed the outline arithmetic with numpy warnings)."""
+        if abs(value) > MAX_COORDINATE:
+            raise self.fail(where, f"{value:,.6g} is beyond {MAX_COORDINATE:,g}: no table is "
+                                   "that large")
         return value
 
     def number(self, m: Any, key: str, path: str, default: Any = ...) -> float:
@@ -179,7 +240,8 @@ class Reader:
         if isinstance(value, (list, tuple)) and len(value) >= 2 and all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                 for v in value[:2]):
-            return float(value[0]), float(value[1])
+            return (self.bounded(float(value[0]), f"{path}[0]"),
+                    self.bounded(float(value[1]), f"{path}[1]"))
         raise self.fail(path, f"must be a point [x, y] or {{x, y}}, got {shown(value)}")
 
 

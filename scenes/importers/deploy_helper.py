@@ -33,6 +33,7 @@ from .common import (
     r,
     read_json,
     rectangles_of,
+    source_name,
 )
 
 NAME = "deploy-helper"
@@ -85,7 +86,7 @@ def read(path: Path, options: ImportOptions) -> Imported:
                            False, depth)
             outline = _outline(rd, rd.get(zone, "shape", zpath, kind=dict), f"{zpath}.shape")
             scene["deployment"][k + 1] = points(frame.table(outline))
-    source = {"format": NAME, "file": path.name}
+    source = {"format": NAME, "file": source_name(path)}
     for key in ("id", "source", "version"):
         if isinstance(data.get(key), str):
             source[key] = data[key]

@@ -33,6 +33,7 @@ from .common import (
     read_json,
     rectangles_of,
     slug,
+    source_name,
 )
 
 NAME = "godot40k"
@@ -79,7 +80,7 @@ def read(path: Path, options: ImportOptions) -> Imported:
                                   f"{path_i}.position")], BOARD[1])[0]
             objectives.append({"at": [r(at[0]), r(at[1])], "piece": ident,
                                "role": str(piece.get("objective_role", ""))})
-    source: dict[str, Any] = {"format": NAME, "file": path.name}
+    source: dict[str, Any] = {"format": NAME, "file": source_name(path)}
     for key in ("id", "name", "description"):
         if isinstance(data.get(key), str):
             source[key] = data[key]

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from battlesight.scenes.limits import MAX_MODELS, MAX_TERRAIN_PIECES
 
-from .common import Ids, Imported, ImportOptions, Reader, r, read_json, refuse
+from .common import Ids, Imported, ImportOptions, Reader, r, read_json, refuse, source_name
 
 NAME = "tts"
 DEFAULT_RULESET = "wh40k6"
@@ -208,7 +208,8 @@ def read(path: Path, options: ImportOptions) -> Imported:
     scene: dict[str, Any] = {"format": 1, "name": str(data.get("SaveName") or path.stem),
                              "ruleset": options.ruleset or DEFAULT_RULESET,
                              "table": [r(table[0]), r(table[1])], "terrain": terrain,
-                             "models": models, "x-source": {"format": NAME, "file": path.name}}
+                             "models": models,
+                             "x-source": {"format": NAME, "file": source_name(path)}}
     return Imported(scene, files, warnings)
 
 
@@ -230,15 +231,19 @@ def _model(ident: str, obj: dict, file: str, at: np.ndarray, turn: float, lo: np
 def _load(mesh_file: Path, scale: list[float], save: Path, key: str):
     """The OBJ as the table sees it: z-up, mirrored out of Unity's frame, scaled, inches."""
     import trimesh
+    from battlesight.geometry.meshfile import unreadable_why
 
     try:
         mesh = trimesh.load(mesh_file, file_type="obj", force="mesh", process=False)
     except Exception as exc:  # trimesh raises many kinds on a broken file  # noqa: BLE001
-        raise refuse(save, key, f"{shown_name(mesh_file.name)}: cannot read the OBJ "
-                                f"({type(exc).__name__})") from None
+        raise refuse(save, key, f"{shown_name(mesh_file.name)}: cannot read the OBJ: "
+                                f"{unreadable_why(exc, '.obj')}") from None
     if not isinstance(mesh, trimesh.Trimesh) or not len(mesh.faces):
         raise refuse(save, key, f"{shown_name(mesh_file.name)}: the OBJ has no faces")
     v = np.asarray(mesh.vertices, dtype=np.float64)
+    if not np.isfinite(v).all():
+        raise refuse(save, key, f"{mesh_file.name}: the OBJ has vertices that are not finite "
+                                "numbers")
     placed = np.column_stack([-v[:, 0] * scale[0], v[:, 2] * scale[2], v[:, 1] * scale[1]])
     faces = np.asarray(mesh.faces)
     if np.prod(np.sign(scale)) < 0:  # a mirrored object (a negative scale): keep faces outward

@@ -8,6 +8,7 @@ from pathlib import Path
 from battlesight.cli.common import load, require_model, table
 from battlesight.cli.errors import UsageError
 from battlesight.scenes import DEFAULT_SCENE
+from battlesight.scenes.output import UnsafeOutput, folder_target
 
 
 def add_parser(sub, name: str) -> None:
@@ -26,8 +27,11 @@ def run(args) -> int:
     if args.observer is not None:
         require_model(scene, args.observer)
     out = Path(args.out)
-    if not args.no_render and out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} is a file: give a folder for the pictures")
+    if not args.no_render:
+        try:
+            folder_target(out)
+        except UnsafeOutput as error:
+            raise UsageError(f"--out {out} {error.strerror}") from None
     print(f"{scene.name} ({scene.ruleset}, {scene.table[0]:g}x{scene.table[1]:g}\", "
           f"{len(scene.terrain)} terrain pieces, {len(scene.models)} models)")
     print(summary(scene, world))

@@ -27,11 +27,12 @@ from battlesight.cli.commands.analyze import (
     overrides,
     print_results,
 )
-from battlesight.cli.common import check_output_path
+from battlesight.cli.common import check_output_path, print_json
 from battlesight.cli.errors import UsageError
 from battlesight.scenes import load_scene, save_scene
 from battlesight.scenes.limits import MAX_LAYOUTS, MAX_SEED
-from battlesight.scenes.save import scene_to_yaml
+from battlesight.scenes.model import Scene
+from battlesight.scenes.save import scene_to_dict, scene_to_yaml
 
 MAX_COUNT = MAX_LAYOUTS
 
@@ -72,7 +73,11 @@ def run(args) -> int:
         check_analysis_options(args, {args.ruleset})
     seeds = range(args.seed, args.seed + args.count)
     if args.out is None and not args.analyze:
-        print(scene_to_yaml(generate_layout(args.ruleset, args.seed, args.deployment)), end="")
+        scene = generate_layout(args.ruleset, args.seed, args.deployment)
+        if args.json:
+            print_json(layouts_json(args.ruleset, [(args.seed, None, scene)]))
+        else:
+            print(scene_to_yaml(scene), end="")
         return 0
     written = []
     if args.out is not None:
@@ -90,10 +95,30 @@ def run(args) -> int:
         for seed, figures in zip(seeds, results, strict=True):
             figures["seed"] = seed
         print_results(results, args.json)
-    elif not args.json:
+    elif args.json:
+        print_json(layouts_json(args.ruleset, [(seed, path, load_scene(path))
+                                               for seed, path in zip(seeds, written,
+                                                                     strict=True)]))
+    else:
         for path in written:
             print(f"wrote {path}")
     return 0
+
+
+def layouts_json(ruleset: str, layouts: list[tuple[int, Path | None, Scene]]) -> dict:
+    """What `generate --json` prints without --analyze (generate.schema.json): each layout's
+    seed, the file written (the scene itself where none was), its pieces and its set-up
+    checks, each with its rule."""
+    out = []
+    for seed, path, scene in layouts:
+        deployment = scene_deployment(scene)
+        entry = {"seed": seed, "file": None if path is None else str(path),
+                 "deployment": deployment.source, "terrain_pieces": len(scene.terrain),
+                 "checks": [c.to_dict() for c in layout_checks(scene, deployment)]}
+        if path is None:
+            entry["scene"] = scene_to_dict(scene)
+        out.append(entry)
+    return {"ruleset": ruleset, "layouts": out}
 
 
 def out_path(out: str, seed: int, count: int) -> Path:

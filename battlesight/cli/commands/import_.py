@@ -19,7 +19,7 @@ from typing import Any
 
 from battlesight.analysis.maps import scene_deployment
 from battlesight.cli.arguments import int_in
-from battlesight.cli.common import check_output_path, load_checked
+from battlesight.cli.common import check_output_path, load_checked, messages_stream
 from battlesight.cli.errors import UsageError
 from battlesight.rulesets.core.profiles import load_data
 from battlesight.rulesets.core.rules_data import system_import
@@ -31,12 +31,13 @@ from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.output import write_outputs
 from battlesight.scenes.save import piece_to_dict, scene_to_dict, scene_to_yaml
 from battlesight.scenes.systems import system_ids
-from battlesight.scenes.yamlread import read_yaml
+from battlesight.scenes.yamlread import file_label, is_stdio, read_yaml
 
 
 def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="another tool's layout, save or roster as a scene")
-    parser.add_argument("file", metavar="FILE", help="the file to import")
+    parser.add_argument("file", metavar="FILE",
+                        help="the file to import; - reads it from standard input")
     parser.add_argument("--format", required=True, choices=sorted(FORMATS),
                         help="the file's format (docs/import.md)")
     parser.add_argument("--ruleset", choices=system_ids(),
@@ -59,14 +60,15 @@ def add_parser(sub, name: str) -> None:
                         help="battlescribe: read a roster of another game system or edition "
                              "(a warning instead of the refusal)")
     parser.add_argument("--out", required=True, metavar="SCENE.yaml",
-                        help="the scene to write")
+                        help="the scene to write; - writes it to standard output")
 
 
 def run(args) -> int:
     source = Path(args.file)
     out = Path(args.out)
-    if out.suffix.lower() not in (".yaml", ".yml"):
-        raise UsageError(f"--out {out}: the scene must be a .yaml file")
+    if out.suffix.lower() not in (".yaml", ".yml") and not is_stdio(args.out):
+        raise UsageError(f"--out {out}: the scene must be a .yaml file (or - for standard "
+                         "output)")
     if not out.resolve().parent.is_dir():
         raise UsageError(f"--out {out}: no such folder")
     check_output_path(out, "--out")
@@ -103,10 +105,13 @@ def run(args) -> int:
     if onto is not None and not options.system.weapon_keys:
         warnings += _known_weapons(data, onto.ruleset, source)
     files = {out.parent / name: content for name, content in imported.files.items()}
+    if files and is_stdio(args.out):
+        raise UsageError(f"--out -: the import converted {len(files)} mesh files, which are "
+                         "written beside the scene: give --out SCENE.yaml")
     try:
         scene = gate(data, out, files)
     except SceneError as exc:  # the scene is not written: the input is what to fix
-        raise type(exc)([replace(p, file=str(source), line=None,
+        raise type(exc)([replace(p, file=file_label(source), line=None,
                                  message=f"{p.message} (in the imported scene; {out} not "
                                          "written)")
                          for p in exc.problems]) from None
@@ -115,7 +120,8 @@ def run(args) -> int:
     written = _write(out, scene_to_yaml(scene), files)
     models = len(scene.models)
     print(f"wrote {written[-1]} ({len(scene.terrain)} terrain pieces, {models} models"
-          + (f", {len(files)} mesh files" if files else "") + f"; {scene.ruleset})")
+          + (f", {len(files)} mesh files" if files else "") + f"; {scene.ruleset})",
+          file=messages_stream(args.out))
     return 0
 
 

@@ -15,6 +15,7 @@ from battlesight.cli.common import (
     check_output_path,
     json_text,
     load,
+    messages_stream,
 )
 from battlesight.cli.errors import UsageError
 from battlesight.rulesets.core.action_keys import action_problems
@@ -28,7 +29,7 @@ from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.limits import MAX_SEED, shorten, shown
 from battlesight.scenes.output import to_json, write_outputs
 from battlesight.scenes.save import scene_to_yaml
-from battlesight.scenes.yamlread import read_yaml
+from battlesight.scenes.yamlread import is_stdio, read_yaml
 
 #: characters of one printed result line
 LINE_WIDTH = 300
@@ -205,6 +206,11 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else (script.seed or 0)
     _check_writable(args.out, "--out")
     _check_writable(args.log, "--log")
+    piped = next((flag for flag, path in (("--out", args.out), ("--log", args.log))
+                  if is_stdio(path)), None)
+    if piped and args.json:
+        raise UsageError(f"{piped} - and --json both print to standard output: give a file "
+                         f"for {piped}")
     if args.out and args.log and Path(args.out).resolve() == Path(args.log).resolve():
         raise UsageError(f"--out and --log name the same file {args.out}")
     game, results = play(args.scene, script, seed, args.reading)
@@ -224,7 +230,7 @@ def run(args) -> int:
     else:
         text = report(results, refused, game)
     write_outputs(files)
-    print(text, end="")
+    print(text, end="", file=messages_stream(args.out, args.log))
     return 0
 
 

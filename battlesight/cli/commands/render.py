@@ -20,6 +20,7 @@ from battlesight.cli.common import (
     check_grid,
     check_output_path,
     load,
+    messages_stream,
     print_json,
     require_model,
 )
@@ -35,6 +36,7 @@ from battlesight.scenes.limits import (
     shown,
 )
 from battlesight.scenes.output import numbered_paths
+from battlesight.scenes.yamlread import is_stdio
 
 FRAME_SUFFIXES = (".png", ".gif", ".mp4")
 DEFAULT_FPS = 30.0  # as viewer.render.DEFAULT_FPS (the parser does not import Panda3D)
@@ -45,7 +47,8 @@ def add_parser(sub, name: str) -> None:
     parser = sub.add_parser(name, help="render a scene offscreen to PNG (or a turntable GIF)")
     add_scene_argument(parser)
     parser.add_argument("--out", required=True, metavar="FILE",
-                        help="output image (.png); with --turntable .gif, .mp4 or numbered .png")
+                        help="output image (.png; - writes it to standard output); with "
+                             "--turntable .gif, .mp4 or numbered .png")
     parser.add_argument("--view", default=None, metavar="VIEW",
                         help="top (orthographic) | iso | edge1 | edge2 | stream (a 16:9 "
                              "overview that fills the frame) | eye:MODEL[:TARGET] (default iso)")
@@ -125,10 +128,18 @@ def check_args(args, scene) -> None:
         raise UsageError(f"cannot write {args.out}: folder {out.parent} does not exist")
     check_output_path(out, "--out")
     frames = turntable_frames(args)
-    suffix = out.suffix.lower()
+    if is_stdio(args.out):  # one PNG on standard output
+        if frames:
+            raise UsageError("--out - writes one picture to standard output: a turntable "
+                             "needs a file (.gif, .mp4 or numbered .png)")
+        if args.json:
+            raise UsageError("--out - and --json both print to standard output: give a file "
+                             "for the picture")
+    suffix = ".png" if is_stdio(args.out) else out.suffix.lower()
     allowed = FRAME_SUFFIXES if frames else (".png",)
     if suffix not in allowed:
-        raise UsageError(f"--out must end in {' or '.join(allowed)}")
+        raise UsageError(f"--out must end in {' or '.join(allowed)} (or be - for a PNG on "
+                         "standard output)")
     if frames is not None:
         if suffix == ".png":
             try:
@@ -263,5 +274,5 @@ def run(args) -> int:
         print(summary, file=sys.stderr)
         print_json(drawing.to_dict())
     else:
-        print(summary)
+        print(summary, file=messages_stream(args.out))
     return 0

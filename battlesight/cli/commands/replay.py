@@ -21,7 +21,7 @@ from battlesight.cli.commands.render import frame_shape, parse_size
 from battlesight.cli.common import add_scene_argument, check_output_path, load
 from battlesight.cli.errors import UsageError
 from battlesight.scenes.limits import MAX_REPLAY_FRAMES
-from battlesight.scenes.output import check_target, write_output
+from battlesight.scenes.output import check_target
 from battlesight.viewer.replay_timeline import ReplayLogError, frame_count, read_log, timeline
 
 
@@ -75,7 +75,7 @@ def run(args) -> int:
         raise UsageError(f"the replay would be {total:,} frames (at most "
                          f"{MAX_REPLAY_FRAMES:,}): use a lower --fps or a shorter log")
     from battlesight.viewer.lighting import FLAT
-    from battlesight.viewer.render import encode_mp4
+    from battlesight.viewer.render import write_video
     from battlesight.viewer.replay import replay_frames
 
     frames = progress(replay_frames(world, scene, beats, args.fps, width, height,
@@ -84,7 +84,7 @@ def run(args) -> int:
     if folder:
         write_frames_folder(out, frames)
     else:
-        write_output(out, lambda tmp: encode_mp4(frames, tmp, (width, height), args.fps))
+        write_video(frames, out, (width, height), args.fps)
     seconds = total / args.fps
     print(f"wrote {args.out} ({total} frames, {seconds:.1f} s at {args.fps:g} fps, "
           f"{len(beats)} beats, {frame_shape(width, height, video=not folder)})")
