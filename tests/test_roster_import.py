@@ -164,3 +164,31 @@ def test_what_the_gate_accepts_from_an_import_shoot_handles(tmp_path, capsys):
     assert main(["validate", "--strict", str(scene)]) == 0
     assert main(["shoot", str(scene), "--unit", "guns", "--target", "foes"]) == 0
     assert "cannon" in capsys.readouterr().out
+
+
+def test_a_model_selection_named_for_its_count_is_that_many_models(tmp_path, capsys):
+    """AoS data writes a unit's models as one selection named for them ("6 Sneaky Snufflers",
+    number 1); a plural weapon name is the system's singular one ("Frag grenades")."""
+    snufflers = f"""
+<selection id="u1" name="Sneaky Snufflers" entryId="e1" number="1" type="unit">
+  <profiles><profile id="p1" name="Sneaky Snufflers" typeId="t1" typeName="Unit">
+    <characteristics>{chars(Move='5&quot;', Wounds="1", Bravery="4", Save="6+")}
+    </characteristics></profile></profiles>
+  <selections><selection id="m1" name="6 Sneaky Snufflers" entryId="e2" number="1"
+    type="model"/></selections>
+</selection>"""
+    code, out = run_import(tmp_path, roster("Age of Sigmar", snufflers), AOS2)
+    assert code == 0, capsys.readouterr().err
+    scene = load_scene(out)
+    assert len(scene.unit_models(scene.units[-1]["id"])) == 6
+    grenadiers = f"""
+<selection id="g1" name="Scouts" entryId="e1" number="5" type="model">
+  <profiles><profile id="p1" name="Scout" typeId="t" typeName="Unit">
+    <characteristics>{chars(WS="4", BS="4", S="4", T="4", W="1", I="4", A="1", Ld="8",
+                            Save="4+")}</characteristics></profile>
+    <profile id="w" name="Frag grenades" typeId="w" typeName="Weapon">
+      <characteristics>{chars(Range='8&quot;')}</characteristics></profile></profiles>
+</selection>"""
+    code, out = run_import(tmp_path, roster("Warhammer 40,000 6th Edition", grenadiers), WH40K6)
+    assert code == 0, capsys.readouterr().err
+    assert load_scene(out).units[-1]["weapons"] == ["frag grenade"]

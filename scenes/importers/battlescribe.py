@@ -134,10 +134,17 @@ def _profiles(sel: ElementTree.Element) -> list[ElementTree.Element]:
     return out
 
 
+#: a model selection named for its count, as AoS data writes units ("5 Grundstok Thunderers")
+_COUNTED_NAME = re.compile(r"^\s*(\d{1,3})\s*(?:x\s*)?[A-Za-z]")
+
+
 def _count(sel: ElementTree.Element) -> int:
-    """A selection's `number` (at least 1)."""
+    """A selection's `number` (at least 1), times the count its name starts with where it is a
+    model selection named so ("6 Sneaky Snufflers" with number 1 is six models)."""
     n = _number(sel.get("number", "1"))
-    return n if isinstance(n, int) and n > 0 else 1
+    n = n if isinstance(n, int) and n > 0 else 1
+    named = _COUNTED_NAME.match(sel.get("name") or "") if sel.get("type") == "model" else None
+    return n * int(named.group(1)) if named and int(named.group(1)) > 0 else n
 
 
 def _unit(sel: ElementTree.Element, system: SystemImport) -> RosterUnit:

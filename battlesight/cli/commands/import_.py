@@ -189,22 +189,31 @@ def _merged(onto, added: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _singular(name: str) -> str:
+    """A weapon name compared without case or a plural s ('Frag grenades' is 'frag grenade')."""
+    name = name.strip().lower()
+    return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
+
+
 def _known_weapons(data: dict[str, Any], ruleset: str, source: Path) -> list[str]:
     """Units keep the weapons the system's data knows by name (systems whose rosters name
-    their weapons: no `SystemImport.weapon_keys`); a warning names each weapon left out."""
-    known = {w.lower() for w in load_data(ruleset)["weapons"]}
+    their weapons: no `SystemImport.weapon_keys`), as the data spells them; a warning names
+    each weapon left out."""
+    known = {_singular(w): w for w in load_data(ruleset)["weapons"]}
     warnings = []
     for unit in data.get("units") or []:
         if "weapons" not in unit or "x-source" not in unit:  # only the roster's own units
             continue
-        kept = [w for w in unit["weapons"] if isinstance(w, str) and w.lower() in known]
-        dropped = [w for w in unit["weapons"] if w not in kept]
+        kept = [known[_singular(w)] for w in unit["weapons"]
+                if isinstance(w, str) and _singular(w) in known]
+        dropped = [w for w in unit["weapons"] if not isinstance(w, str)
+                   or _singular(w) not in known]
         if dropped:
             name = unit["x-source"].get("name", unit["id"])
             warnings.append(f"{source}: selection[{name}]: weapons left out (not in {ruleset}'s "
                             f"weapon data): {', '.join(map(str, dropped))}; kept: "
                             f"{', '.join(kept) or 'none'}")
-        unit["weapons"] = kept
+        unit["weapons"] = list(dict.fromkeys(kept))
         if not kept:
             del unit["weapons"]
     return warnings
