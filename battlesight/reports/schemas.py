@@ -1,6 +1,5 @@
-"""The published JSON Schemas (`battlesight/schemas/*.schema.json`: the scene format and the
-`los`, `shoot`, `analyze` and `render --json` reports), completed from the registry of game
-systems.
+"""The published JSON Schemas (`battlesight/schemas/*.schema.json`: the scene format and
+every command's `--json` output), completed from the registry of game systems.
 
 The files name no system: a node marked `"x-registry": "ids"` (a scene's `ruleset`, a
 verdict's `system`) accepts any id-shaped text, and one marked `"citation"` (a rule cited by
@@ -23,21 +22,29 @@ from battlesight.scenes.systems import system_ids
 
 #: the id part of the files' own patterns, which `schema` replaces with the registered ids
 ID_PATTERN = "[a-z][a-z0-9_]*"
-#: the schemas the package ships, by name
-NAMES = ("scene", "los", "shoot", "analyze", "render")
+#: how a schema file is named: `<name>.schema.json`
+SUFFIX = ".schema.json"
+
+
+@lru_cache(maxsize=1)
+def names() -> tuple[str, ...]:
+    """The schemas the package ships, by name (every `*.schema.json` of the folder)."""
+    folder = files("battlesight").joinpath("schemas")
+    return tuple(sorted(p.name.removesuffix(SUFFIX) for p in folder.iterdir()
+                        if p.name.endswith(SUFFIX)))
 
 
 def schema(name: str) -> dict[str, Any]:
-    """The bundled schema `name` ('scene', 'los', 'shoot', 'analyze', 'render'), its system
-    ids and citation patterns those of the registered systems."""
+    """The bundled schema `name` ('scene', 'los', 'shoot', 'analyze', 'render', 'validate',
+    ...), its system ids and citation patterns those of the registered systems."""
     return json.loads(_filled(name, system_ids()))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def _filled(name: str, ids: tuple[str, ...]) -> str:
-    if name not in NAMES:
-        raise ValueError(f"no schema {name!r} (schemas: {', '.join(NAMES)})")
-    text = files("battlesight").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    if name not in names():
+        raise ValueError(f"no schema {name!r} (schemas: {', '.join(names())})")
+    text = files("battlesight").joinpath("schemas", f"{name}{SUFFIX}").read_text("utf-8")
     return json.dumps(fill_registry(json.loads(text), ids))
 
 
