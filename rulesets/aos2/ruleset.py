@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Verdict
 
 from . import attacks, cover, sight
 from .warscroll import Warscroll, parse_warscroll
@@ -54,6 +53,7 @@ class AOS2(Ruleset):
     measure_mode = "3d"
     phases = PHASES
     game_turns = 5
+    sight_samples = sight.SAMPLES_JUDGED  # per sight point of a verdict (judge.py)
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Warscroll:
         return parse_warscroll(raw, spec.extra)
@@ -87,11 +87,3 @@ class AOS2(Ruleset):
     def units_inside(self, board: Board) -> dict[str, str]:
         """The scene's garrisons (`garrison: FEATURE` on a unit entry, §6.4)."""
         return attacks.scene_garrisons(board)
-
-    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
-              samples: int | None = None) -> list[Verdict]:
-        """True sight from any part of the observer (aos2 §4.1), its own unit transparent
-        (§4.2), with the +1 save the target's unit has against its missiles (§5)."""
-        from .judge import judge
-
-        return judge(board, list(pairs), int(samples or sight.SAMPLES_JUDGED))

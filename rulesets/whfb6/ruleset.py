@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Verdict
 
 from . import shooting, sight
 from .profile import Profile, merge_inline, parse_profile
@@ -58,6 +57,7 @@ class WHFB6(Ruleset):
     measure_mode = "plan"
     phases = PHASES
     game_turns = 6
+    sight_samples = sight.JUDGED_SAMPLES  # per sampled line of a verdict (judge.py)
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -97,11 +97,3 @@ class WHFB6(Ruleset):
                                    samples=max(16, min(samples, 240)) if samples
                                    else sight.JUDGED_SAMPLES)
         return label_profiles(board, shooting.analyse(board, unit, target, ctx).to_dict())
-
-    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
-              samples: int | None = None) -> list[Verdict]:
-        """Front arc, then the sampled lines from the eye past terrain, troops, obstacles and
-        woods (whfb6 §4.2); soft or hard cover on the lines that pass (§5.1)."""
-        from .judge import judge
-
-        return judge(board, list(pairs), int(samples or sight.JUDGED_SAMPLES))
