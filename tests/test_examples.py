@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 from battlesight.geometry import planar
+from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.scenes import (
     DEFAULT_SCENE,
     load_scene,
@@ -19,7 +20,6 @@ from battlesight.scenes.systems import SYSTEMS
 
 from tests.helpers import DEMO, EXAMPLE_FILES, RULESET_EXAMPLES
 
-TABLES = {"wh40k6": (72, 48), "wmh2": (48, 48), "whfb6": (72, 48), "aos2": (72, 48)}
 SOLID = ("wall", "box", "mesh")  # a base may not overlap these on the ground
 
 
@@ -42,7 +42,7 @@ def test_example_validates(path):
 def test_ruleset_table_and_armies(ruleset):
     scene = load_scene(RULESET_EXAMPLES[ruleset])
     assert scene.ruleset == ruleset
-    assert scene.table == TABLES[ruleset]
+    assert scene.table == get_ruleset(ruleset).setup_rules.table  # the system's own table
     for player in (1, 2):
         assert len(scene.models_of(player)) >= 10
     assert isinstance(scene.deployment, dict) and set(scene.deployment) == {1, 2}

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Verdict
 
 from . import attacks, cover, sight
 from .warscroll import Warscroll, parse_warscroll
@@ -67,6 +66,7 @@ class AOS2(Ruleset):
         "leave_garrison": ("to",), "shoot": ("target",),
         "charge": ("target", "targets", "forward_to_victory"), "fight": ("target",),
         "inspiring_presence": ("hero",)})
+    sight_samples = sight.SAMPLES_JUDGED  # per sight point of a verdict (judge.py)
 
     def load_profile(self, raw: dict[str, Any], spec: ModelSpec) -> Warscroll:
         return parse_warscroll(raw, spec.extra)
@@ -113,13 +113,6 @@ class AOS2(Ruleset):
         """The scene's garrisons (`garrison: FEATURE` on a unit entry, §6.4)."""
         return attacks.scene_garrisons(board)
 
-    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
-              samples: int | None = None) -> list[Verdict]:
-        """True sight from any part of the observer (aos2 §4.1), its own unit transparent
-        (§4.2), with the +1 save the target's unit has against its missiles (§5)."""
-        from .judge import judge
-
-        return judge(board, list(pairs), int(samples or sight.SAMPLES_JUDGED))
 
     def weapon_ranges(self, profile: Warscroll) -> list[tuple[str, float]]:
         return [(w.name, float(w.range)) for w in profile.missile() if w.range]

@@ -148,6 +148,9 @@ class Ruleset:
     #: the modules of the system's package that hold its game hooks (functions named as
     #: `core.parts.GAME_HOOKS`), searched in order and imported at the first hook
     hook_modules: tuple[str, ...] = ("actions",)
+    #: the system's own sight rule, `judge(board, pairs, samples)` of its `judge.py`, which
+    #: `judge` hands every call to (None: `judge`'s default rule)
+    sight_judgement: Callable[..., list[Verdict]] | None = FromPackage("judge", "judge")
 
     #: the tallest a model of each type stands (inches, bottom of its base to its top), by the
     #: type `model_type` names ("" for any other): a taller written `height` is a `validate`
@@ -261,12 +264,16 @@ class Ruleset:
               samples: int | None = None) -> list[Verdict]:
         """THE sight judgement: one Verdict per ordered (observer, target) pair, batched.
 
-        Default rule: from the sight points to the parts that count, past the models that may
-        not block; visible when any sample is seen; cover from `self.cover` when the system
-        judges it. Systems with other sight rules override this. `samples`: silhouette
-        samples of the rule's lines (default `sight_samples`)."""
+        A system with a sight rule of its own keeps it as `judge(board, pairs, samples)` in
+        its package's `judge.py` (`sight_judgement`), and that is the judgement. Else the
+        default rule: from the sight points to the parts that count, past the models that
+        may not block; visible when any sample is seen; cover from `self.cover` when the
+        system judges it. `samples`: silhouette samples of the rule's lines (default
+        `sight_samples`)."""
         pairs = list(pairs)
         samples = int(samples or self.sight_samples)
+        if self.sight_judgement is not None:
+            return self.sight_judgement(board, pairs, samples)
         points = {o: np.asarray(self.sight_points(board, o), float).reshape(-1, 3)
                   for o in dict.fromkeys(o for o, _ in pairs)}
         parts = {t: self.target_parts(board, t) for t in dict.fromkeys(t for _, t in pairs)}

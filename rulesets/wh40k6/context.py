@@ -27,4 +27,4 @@ def shot_context(game: Game, unit: str, weapon: Any = None, **kw: Any) -> ShotCo
                     for k in ("crew_shaken", "crew_stunned")))
     return ShotContext(weapon=weapon, moved=bool(state.turn.get("moved")),
                        snap=snap, vehicle_moved=float(state.turn.get("distance", 0.0)),
-                       samples=game.ruleset.samples, **kw)
+                       samples=game.ruleset.sight_samples, **kw)

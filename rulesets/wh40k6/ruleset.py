@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Verdict
 
 from .profile import Profile, parse_profile
 from .sight import sight_origin, skip_models, target_parts
@@ -56,9 +55,9 @@ class WH40K6(Ruleset):
     measure_mode = "3d"  # base to base, vertical gaps count in ruins (wh40k6 §3)
     phases = PHASES
     game_turns = 7
-    samples = 300  # silhouette samples per sight line in play
     #: a chunk's measured peak per pair: 319 KiB on the bundled city ruins (test_chunks)
     pair_bytes = 512 * 2**10
+    sight_samples = 300  # silhouette samples per sight line of a verdict and in play
     sight_rule = "wh40k6 §4.2"
     table_mat = "city"  # the ruins of the 41st millennium stand in cities
     # the turn sequence (turns.py) and the action handlers (actions.py: shooting, assault,
@@ -125,7 +124,7 @@ class WH40K6(Ruleset):
         firers = [f for f in firers if f in board.world.models]
         if not firers or target not in board.world.models:
             return Cover.none(note="nothing to judge")
-        samples = int(context.get("samples", self.samples))
+        samples = int(context.get("samples", self.sight_samples))
         vis = look(board, [(f, target) for f in firers], samples)
         return cover_from_views(board, firers, target, list(vis.values()),
                                 gone_to_ground=bool(context.get("gone_to_ground")))
@@ -140,14 +139,6 @@ class WH40K6(Ruleset):
 
         return allowance(profile)
 
-    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
-              samples: int | None = None) -> list[Verdict]:
-        """Eye to body past the firer's unit and the target's unit-mates (§4.2-§4.4), with
-        the cover the target has against that one firer (§5)."""
-        from .judge import judge
-
-        return judge(board, list(pairs), int(samples or self.samples))
-
     def shooting_report(self, board: Board, unit: str, target: str, *, weapon: str | None = None,
                         moved: bool = False, samples: int | None = None) -> dict[str, Any]:
         """`samples`: per sight line; default the verdict's own (`judge`), as `los` uses.
@@ -161,7 +152,7 @@ class WH40K6(Ruleset):
         return label_profiles(board, analyse(
             board, unit, target,
             ShotContext(weapon=weapon, moved=moved, vehicle_moved=COMBAT_SPEED if moved else 0.0,
-                        samples=int(samples or self.samples))
+                        samples=int(samples or self.sight_samples))
         ).to_dict())
 
     def weapon_ranges(self, profile: Profile) -> list[tuple[str, float]]:

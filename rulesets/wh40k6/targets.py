@@ -126,7 +126,7 @@ def choose_targets(game: Game, cast: Cast, action: Action) -> Cast | Ruling:
         return _no(f"{target} is {gap:.2f}\" from {cast.psyker}: {pw.name} has range "
                    f"{pw.reach:g}\"")
     pairs = [(cast.psyker, t) for t in board.unit_models(target)]
-    if not any(v.visible for v in look(board, pairs, game.ruleset.samples).values()):
+    if not any(v.visible for v in look(board, pairs, game.ruleset.sight_samples).values()):
         return _no(f"{cast.psyker} cannot see any model of {target}: {pw.name} needs line of "
                    "sight (§4.1 quote 11)", RULE_SIGHT)
     return cast

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Verdict
 
 from . import shooting, sight
 from .profile import Profile, merge_inline, parse_profile
@@ -73,6 +72,7 @@ class WHFB6(Ruleset):
         "reform": ("facing", "files"), "cast": ("spell", "value", "dice", "target"),
         "dispel": ("dice",), "dispel_in_play": ("spell", "target", "dice"),
         "shoot": ("target", "weapon")})
+    sight_samples = sight.JUDGED_SAMPLES  # per sampled line of a verdict (judge.py)
 
     # ---- profiles ---------------------------------------------------------------------------
 
@@ -116,13 +116,6 @@ class WHFB6(Ruleset):
                                    else sight.JUDGED_SAMPLES)
         return label_profiles(board, shooting.analyse(board, unit, target, ctx).to_dict())
 
-    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
-              samples: int | None = None) -> list[Verdict]:
-        """Front arc, then the sampled lines from the eye past terrain, troops, obstacles and
-        woods (whfb6 §4.2); soft or hard cover on the lines that pass (§5.1)."""
-        from .judge import judge
-
-        return judge(board, list(pairs), int(samples or sight.JUDGED_SAMPLES))
 
     def unit_allowance(self, game: Game, unit: str) -> float:
         """The slowest model's Movement (whfb6 §7)."""

@@ -55,6 +55,8 @@ def judge_with(board: Board, pairs: list[tuple[str, str]]
     return out
 
 
-def judge(board: Board, pairs: list[tuple[str, str]]) -> list[Verdict]:
-    """One Verdict per (observer, target)."""
+def judge(board: Board, pairs: list[tuple[str, str]], samples: int | None = None
+          ) -> list[Verdict]:
+    """One Verdict per (observer, target). `samples` is not read: the rule tests lines
+    between volumes, not silhouette samples."""
     return [verdict for verdict, _, _ in judge_with(board, pairs)]

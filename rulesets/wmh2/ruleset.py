@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from battlesight.rulesets.core.ruleset import Phase, Ruleset, Step, register
 from battlesight.rulesets.core.ruling import Cover
-from battlesight.rulesets.core.verdict import Verdict
 
 from . import activation, report
 from .bodies import bodies
@@ -117,13 +116,6 @@ class WMH2(Ruleset):
         return report.shooting_report(board, unit, target, weapon=weapon, moved=moved,
                                       samples=samples)
 
-    def judge(self, board: Board, pairs: list[tuple[str, str]], *,
-              samples: int | None = None) -> list[Verdict]:
-        """All-or-nothing MK II line of sight (wmh2 §5.1-§5.6) with the DEF bonuses a ranged
-        attack meets (§6); the rule tests lines between volumes, not silhouette samples."""
-        from .judge import judge
-
-        return judge(board, list(pairs))
 
     def unit_allowance(self, game: Game, unit: str) -> float:
         """A full advance: the slowest model's current SPD plus its movement bonus (§8.2)."""
