@@ -90,7 +90,7 @@ def _levels(scene: Scene, models: list[ModelSpec], centres: np.ndarray
         outlines = [shapely.Polygon(piece_footprint(p)) for p in topped]
         which, piece = shapely.STRtree(outlines).query(shapely.points(centres),
                                                        predicate="intersects")
-        for w, k in zip(which.tolist(), piece.tolist(), strict=True):
+        for w, k in sorted(zip(which.tolist(), piece.tolist(), strict=True)):  # file order
             if tops[w] is None and (topped[k].type != "ruin" or models[w].floor):
                 tops[w] = (topped[k], outlines[k])
     levels = [(m.floor or 0, m.z, top[0].id if top is not None else None)
