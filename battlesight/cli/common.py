@@ -13,7 +13,7 @@ import battlesight
 from battlesight.cli.errors import UsageError
 from battlesight.geometry.world import World
 from battlesight.scenes import limits
-from battlesight.scenes.build import build_world, input_files
+from battlesight.scenes.build import input_files
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import UnsafeOutput, check_target, protect_inputs, to_json
 from battlesight.scenes.yamlread import is_stdio
@@ -23,21 +23,29 @@ def add_scene_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", metavar="SCENE", help="scene file (YAML, format 1)")
 
 
-def load_checked(path: str) -> Scene:
-    """The scene at path, through the whole gate `validate` runs (`battlesight.load`: the
-    format, the builders, the ruleset's rules data): SceneError on bad input; its
-    warnings (unknown keys, physical mistakes) go to stderr."""
+def gated(path: str, build: bool = False) -> battlesight.Battlefield:
+    """The scene at path through the whole gate `validate` runs (`battlesight.load`: the
+    format, the builders, the ruleset's rules data), its world built too with `build`:
+    SceneError on bad input. Its warnings (unknown keys, physical mistakes) go to stderr only
+    once it has passed, so a refused scene prints its refusal alone, as `validate` does."""
     field = battlesight.load(path)
+    if build:
+        field.world  # noqa: B018 - what only the builders refuse is refused here
     for warning in field.warnings:
         print(warning, file=sys.stderr)
     protect_inputs(input_files(field.scene))  # no output of this run may replace them
-    return field.scene
+    return field
+
+
+def load_checked(path: str) -> Scene:
+    """The scene at path through the gate (see `gated`), its world not built."""
+    return gated(path).scene
 
 
 def load(path: str) -> tuple[Scene, World]:
-    """The scene at path (SceneError on bad input, see load_checked) and its world."""
-    scene = load_checked(path)
-    return scene, build_world(scene)
+    """The scene at path through the gate (see `gated`) and its world."""
+    field = gated(path, build=True)
+    return field.scene, field.world
 
 
 def require_model(scene: Scene, model_id: str) -> None:
