@@ -98,9 +98,9 @@ class ModelDrag:
         self.dests = moved_to(self.view.judge.board, model, tuple(to), shift)
         self._movers = list(self.dests)
         self.check = self._trial.check(self.dests)
-        self._preview()
-        self.controller.say(f"moving {model}" + (" and its unit" if shift else ""),
-                            self.check.summary())
+        self.controller.message = f"moving {model}" + (" and its unit" if shift else "")
+        self.view.info = [self.controller.message, self.check.summary()]
+        self._preview()  # draws the info panel too: one redraw a pointer move
         return self.check
 
     def release(self, px: float, py: float) -> MoveVerdict | None:
