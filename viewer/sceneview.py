@@ -66,10 +66,11 @@ class SceneView:
         self._follow_world()
 
     def update_world(self, world, scene=None, terrain: Iterable[str] = (),
-                     models: Iterable[str] = ()) -> None:
+                     models: Iterable[str] = (), redraw: bool = True) -> None:
         """Show an edited world, rebuilding only the nodes of the named terrain pieces and
         models (each removed, then drawn again when it is still in the world); sight lines,
-        overlays and the camera follow."""
+        overlays and the camera follow (redraw False: the caller refreshes the overlays, the
+        camera stays)."""
         graph = self.graph
         self.world, self.scene = world, scene
         terrain, models = set(terrain), set(models)
@@ -86,7 +87,7 @@ class SceneView:
                      world, scene)
         draw_models(graph.root, [m for k, m in world.models.items() if k in models], graph,
                     scene)
-        self._follow_world()
+        self._follow_world(redraw)
 
     def offset_nodes(self, terrain: dict[str, tuple[float, float]],
                      models: dict[str, tuple[float, ...]]) -> None:
@@ -106,7 +107,7 @@ class SceneView:
             if ring is not None:
                 ring.set_pos(x + dx, y + dy, z + dz)
 
-    def _follow_world(self) -> None:
+    def _follow_world(self, redraw: bool = True) -> None:
         """After the world changed: the judgement (the same board after models moved on it),
         sight lines, camera and overlays."""
         if self.judge is not None and self.judge.judges(self.scene, self.world):
@@ -119,8 +120,9 @@ class SceneView:
                 self.lines = []
         if self.observer is not None:
             self.lines = sight_lines(self.world, self.scene, self.observer, judge=self.judge)
-        self.apply_view()
-        self.refresh()
+        if redraw:
+            self.apply_view()
+            self.refresh()
 
     def replace_world(self, world, scene=None) -> None:
         """Show another world (a reloaded scene); selection kept when its models remain."""
