@@ -1,7 +1,8 @@
 """The real window on a real X server (Xvfb, Mesa's software OpenGL as a VM or a laptop
 without drivers has it): the screen is read from outside (`import -window root`, not the
 renderer's own screenshot) to see the table drawn, a preset key change the view, the selected
-model's sight lines in their verdict colours, and q close the window. Skipped, saying why,
+model's sight lines in their verdict colours, a mouse drag of a model draw its move's path in
+the colour of the rules' verdict, and q close the window. Skipped, saying why,
 only where Xvfb, xdotool or ImageMagick's import cannot be had (CI installs them)."""
 
 from __future__ import annotations
@@ -69,6 +70,34 @@ def open_view(env: dict, *extra: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def window_offsets(model: str, dy: float) -> np.ndarray:
+    """(2, 2) window pixels of the model's base and of the point dy inches up the table from
+    it, in the window's top view with the model selected (the same view made offscreen at the
+    window's size: the legend of its sight lines moves the table right)."""
+    from battlesight.scenes import load_scene
+    from battlesight.scenes.build import build_world
+    from battlesight.viewer.interact import Controller
+    from battlesight.viewer.render import OffscreenRenderer
+
+    scene = load_scene(DEMO)
+    with OffscreenRenderer(build_world(scene), scene, *SCREEN, backend="tiny") as renderer:
+        Controller(renderer.view).select(model)
+        renderer.view.set_view("top")
+        x, y, z = renderer.view.world.models[model].position
+        pix, _ = renderer.view.stage.project(np.array([[x, y, z], [x, y + dy, z]]))
+    return pix
+
+
+def on_screen(env: dict, offsets: np.ndarray) -> list[list[str]]:
+    """Window pixels as screen pixels (xdotool's arguments)."""
+    found = subprocess.run(["xdotool", "search", "--name", "battlesight",
+                            "getwindowgeometry", "--shell"], env=env, check=True,
+                           capture_output=True, text=True, timeout=20).stdout
+    geometry = dict(line.split("=") for line in found.split() if "=" in line)
+    origin = np.array([int(geometry["X"]), int(geometry["Y"])])
+    return [[str(int(v)) for v in origin + p] for p in offsets]
+
+
 def press(env: dict, key: str) -> None:
     """A key press as X delivers it: the pointer over the window (no window manager: the
     focus follows the pointer), then the key."""
@@ -92,6 +121,7 @@ def test_the_window_draws_the_table_takes_keys_and_quits(display):
     env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
     env.pop("BATTLESIGHT_RENDERER", None)
     view = open_view(env, "--select", "sgt")
+    drag = window_offsets("sgt", 3.0)  # while the window opens
     try:
         first = wait_for(lambda: (lambda im: im if drawn(im) > 0.3 else None)(grab(env)), 40,
                          "the table on the screen")
@@ -103,6 +133,16 @@ def test_the_window_draws_the_table_takes_keys_and_quits(display):
         top = wait_for(lambda: (lambda im: im if np.abs(im.astype(int) - first).mean() > 3
                                 else None)(grab(env)), 20, "the top view")
         assert drawn(top) > 0.3
+        assert colour_pixels(top, palette.MOVE_ILLEGAL) == 0
+        start, end = on_screen(env, drag)
+        # the window reads the pointer once a frame: each step waits for a frame or two
+        subprocess.run(["xdotool", "mousemove", *start, "sleep", "1", "mousedown", "1",
+                        "sleep", "1", "mousemove", start[0], str(int(start[1]) - 8), "sleep",
+                        "0.5", "mousemove", *end], env=env, check=True, timeout=20)
+        dragging = wait_for(lambda: (lambda im: im if colour_pixels(
+            im, palette.MOVE_ILLEGAL) > 30 else None)(grab(env)), 20, "the refused drag path")
+        assert colour_pixels(dragging, palette.MOVE_ILLEGAL) > 30  # sgt alone: coherency
+        subprocess.run(["xdotool", "mouseup", "1"], env=env, check=True, timeout=20)
         press(env, "q")
         assert view.wait(timeout=20) == 0
     finally:

@@ -338,7 +338,7 @@ class Controller(CameraMoves, HeatAndFigures):
             self.view.info = self._model_info(self.selected)
             self.view.rings = range_rings(self.view, self.selected,
                                           self.moves.allowance(self.selected))
-            self.view.refresh()
+        self.view.refresh()
         if self.edit is not None:
             self.edit.editor.dirty = True  # saving writes the moves too
         self.world_edited()

@@ -46,6 +46,7 @@ class ModelDrag:
         self.dests: dict[str, tuple[float, float]] = {}
         self.check: MoveVerdict | None = None
         self._trials: dict[tuple[str, int], MoveTrial] = {}  # by unit and world shown
+        self._allowances: dict[tuple[str, int], float | None] = {}  # kept across moves
         self.undo_steps: list[tuple[Places, Places]] = []  # (before, after)
         self.redo_steps: list[tuple[Places, Places]] = []
 
@@ -65,10 +66,15 @@ class ModelDrag:
         return self._trials[key]
 
     def allowance(self, model: str) -> float | None:
-        """The model's unit's move allowance under the scene's rules (None: no scene)."""
+        """The model's unit's move allowance under the scene's rules (None: no scene); kept
+        per unit while the world shown stays (a move does not change it)."""
         if self.view.scene is None or model not in self.view.world.models:
             return None
-        return self.trial(self.view.world.models[model].unit or model).allowance
+        unit = self.view.world.models[model].unit or model
+        key = (unit, id(self.view.world))
+        if key not in self._allowances:
+            self._allowances[key] = self.trial(unit).allowance
+        return self._allowances[key]
 
     # ---- the mouse ----------------------------------------------------------------------
 
@@ -98,9 +104,9 @@ class ModelDrag:
         self.dests = moved_to(self.view.judge.board, model, tuple(to), shift)
         self._movers = list(self.dests)
         self.check = self._trial.check(self.dests)
-        self._preview()
-        self.controller.say(f"moving {model}" + (" and its unit" if shift else ""),
-                            self.check.summary())
+        self.controller.message = f"moving {model}" + (" and its unit" if shift else "")
+        self.view.info = [self.controller.message, self.check.summary()]
+        self._preview()  # draws the info panel too: one redraw a pointer move
         return self.check
 
     def release(self, px: float, py: float) -> MoveVerdict | None:
@@ -116,8 +122,9 @@ class ModelDrag:
             return None
         check = self.drag(px, py)
         dests, self._press, self._trial = self.dests, None, None
-        self._clear_preview()
-        if check is not None and check.ok:
+        legal = check is not None and check.ok
+        self._clear_preview(redraw=not legal)  # a move made redraws when it is placed
+        if legal:
             self.place({m: (at, None, None) for m, at in dests.items()}, record=True)
             self.controller.say(f"moved {model}", check.summary())
         else:
@@ -150,8 +157,8 @@ class ModelDrag:
         if record:
             self.undo_steps.append((before, after))
             self.redo_steps.clear()
-        self.view.update_world(world, self.view.scene, models=set(places))
-        self.controller.models_moved()
+        self.view.update_world(world, self.view.scene, models=set(places), redraw=False)
+        self.controller.models_moved()  # the one redraw of the overlays
 
     def _carry_formations(self, before: Places, after: Places) -> None:
         """A unit whose models all moved by one step takes its `formation:` front along
@@ -212,11 +219,12 @@ class ModelDrag:
         self.view.drag_path = DragPath(np.array(starts), np.array(ends), self.check)
         self.view.refresh()
 
-    def _clear_preview(self) -> None:
+    def _clear_preview(self, redraw: bool = True) -> None:
         self.view.offset_nodes({}, dict.fromkeys(self._movers, (0.0, 0.0, 0.0)))
         self.view.drag_path = None
         self._movers, self.dests = [], {}
-        self.view.refresh()
+        if redraw:
+            self.view.refresh()
 
     def _plane_point(self, px: float, py: float, z: float) -> np.ndarray | None:
         """Where the ray through a pixel meets the plane at height z (the dragged base's)."""

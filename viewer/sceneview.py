@@ -48,6 +48,7 @@ class SceneView:
         self.matrix: tuple[list[str], dict] | None = None  # units, cells (`unit_matrix`)
         self.matrix_lines: list = []  # the half lines drawn for it (`matrix_view.line_halves`)
         self.drag_path = None  # a model drag in progress (`model_drag.DragPath`)
+        self._sight_drawn: tuple | None = None  # (key, node, labels, lines) of the lines drawn
         self.rings: list[move_overlays.RangeRing] = []  # the selected unit's range rings
         self.hud = self.stage.overlay.attach_new_node("hud")
         self.build()
@@ -65,10 +66,11 @@ class SceneView:
         self._follow_world()
 
     def update_world(self, world, scene=None, terrain: Iterable[str] = (),
-                     models: Iterable[str] = ()) -> None:
+                     models: Iterable[str] = (), redraw: bool = True) -> None:
         """Show an edited world, rebuilding only the nodes of the named terrain pieces and
         models (each removed, then drawn again when it is still in the world); sight lines,
-        overlays and the camera follow."""
+        overlays and the camera follow (redraw False: the caller refreshes the overlays, the
+        camera stays)."""
         graph = self.graph
         self.world, self.scene = world, scene
         terrain, models = set(terrain), set(models)
@@ -85,7 +87,7 @@ class SceneView:
                      world, scene)
         draw_models(graph.root, [m for k, m in world.models.items() if k in models], graph,
                     scene)
-        self._follow_world()
+        self._follow_world(redraw)
 
     def offset_nodes(self, terrain: dict[str, tuple[float, float]],
                      models: dict[str, tuple[float, ...]]) -> None:
@@ -105,7 +107,7 @@ class SceneView:
             if ring is not None:
                 ring.set_pos(x + dx, y + dy, z + dz)
 
-    def _follow_world(self) -> None:
+    def _follow_world(self, redraw: bool = True) -> None:
         """After the world changed: the judgement (the same board after models moved on it),
         sight lines, camera and overlays."""
         if self.judge is not None and self.judge.judges(self.scene, self.world):
@@ -118,8 +120,9 @@ class SceneView:
                 self.lines = []
         if self.observer is not None:
             self.lines = sight_lines(self.world, self.scene, self.observer, judge=self.judge)
-        self.apply_view()
-        self.refresh()
+        if redraw:
+            self.apply_view()
+            self.refresh()
 
     def replace_world(self, world, scene=None) -> None:
         """Show another world (a reloaded scene); selection kept when its models remain."""
@@ -225,10 +228,7 @@ class SceneView:
             ring = ring_node(self.world.models[self.observer], palette.SELECTED, grow=0.1,
                              width=0.12)
             ring.reparent_to(graph.overlays)
-            from_eye = self.view_name.startswith(f"eye:{self.observer}")
-            labels += overlays.draw_sight_lines(graph.overlays, self.world, self.lines,
-                                                clear_of_eye=EYE_VIEW_CLEARANCE if from_eye
-                                                else 0.0)
+            labels += self._sight_lines_drawn(graph.overlays)
             line = self.line_to(self.target) if self.target else None
             if line is not None:
                 overlays.draw_samples(graph.overlays, line.visibility)
@@ -256,6 +256,21 @@ class SceneView:
         if inset != self.stage.inset_left:
             self.stage.inset_left = inset
             self.apply_view()
+
+    def _sight_lines_drawn(self, parent: NodePath) -> list:
+        """The sight lines' tubes under parent and their labels, drawn once per set of lines
+        and view (a drag redraws the overlays every pointer move; the lines stay)."""
+        from_eye = self.view_name.startswith(f"eye:{self.observer}")
+        key = (id(self.lines), from_eye)
+        if self._sight_drawn is None or self._sight_drawn[0] != key:
+            node = NodePath("sight-lines")
+            labels = overlays.draw_sight_lines(node, self.world, self.lines,
+                                               clear_of_eye=EYE_VIEW_CLEARANCE if from_eye
+                                               else 0.0)
+            self._sight_drawn = (key, node, labels, self.lines)  # the lines kept: id stays
+        _, node, labels, _ = self._sight_drawn
+        node.reparent_to(parent)
+        return list(labels)
 
     def _draw_matrix(self, labels: list[ScreenLabel], blocks: list) -> float:
         """Who sees whom: the unit lines over the table and the grid at the left; returns
