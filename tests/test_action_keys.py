@@ -13,8 +13,7 @@ from battlesight.rulesets.core.game import Game
 from battlesight.rulesets.core.ruleset import get_ruleset
 from battlesight.scenes import load_scene
 
-from tests.helpers import EXAMPLES, ROOT
-from tests.test_validate_gate import run
+from tests.helpers import EXAMPLES, ROOT, run_cli
 
 CITY = EXAMPLES / "wh40k6_city_ruins.yaml"
 SYSTEMS = ("wh40k6", "wmh2", "whfb6", "aos2")
@@ -33,7 +32,7 @@ actions:
 def test_play_names_every_unknown_action_and_key_and_plays_nothing(tmp_path):
     actions, out = tmp_path / "bad.yaml", tmp_path / "after.yaml"
     actions.write_text(BAD, encoding="utf-8")
-    code, stdout, err = run(["play", CITY, "--actions", actions, "--out", out])
+    code, stdout, err = run_cli("play", CITY, "--actions", actions, "--out", out)
     assert (code, stdout) == (2, "") and not out.exists()
     assert err.splitlines() == [
         f"{actions}:4: action 2.2001-01-01: unknown key '2001-01-01' for 'next' ('next' takes "

@@ -14,8 +14,8 @@ from battlesight.rulesets.core.scene_checks import check_scene
 from battlesight.scenes.physical import physical_warnings
 from battlesight.scenes.validate import build_scene
 
-from tests.helpers import EXAMPLE_FILES, ROOT
-from tests.test_validate_gate import PROBLEM, run, scene
+from tests.helpers import EXAMPLE_FILES, ROOT, run_cli
+from tests.test_validate_gate import PROBLEM, scene
 
 MARINE = "- {id: marine-1, unit: tac-1, at: [22, 20.5], profile: tactical-marine}"
 BOY = "- {id: boy-1, unit: boyz-1, at: [20, 33], facing: 180, profile: ork-boy}"
@@ -55,20 +55,20 @@ MISTAKES = [  # (old, new, key, what the warning says)
 def test_each_physical_mistake_is_one_warning_and_strict_refuses(tmp_path, old, new, key,
                                                                 message):
     path, line = scene(tmp_path, "wh40k6", old, new)
-    code, out, err = run(["validate", path])
+    code, out, err = run_cli("validate", path)
     assert (code, out) == (0, f"{path}: ok (1 warning(s))\n"), err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     m = PROBLEM.match(err.splitlines()[0])
     assert m and (m["file"], int(m["line"]), m["key"]) == (str(path), line, key), err
     assert m["message"].startswith("warning: ") and message in m["message"], err
-    code, _, err = run(["validate", "--strict", path])
+    code, _, err = run_cli("validate", "--strict", path)
     assert code == 2 and err.splitlines() == [f"{path}:{line}: {key}: {m['message'][9:]}",
                                               f"{path}: 1 problem(s)"]
 
 
 def test_a_warned_scene_is_still_accepted_by_the_commands(tmp_path):
     path, line = scene(tmp_path, "wh40k6", BOY, BOY.replace("[20, 33]", "[24, 31]"))
-    code, out, err = run(["los", path, "--from", "marine-1"])
+    code, out, err = run_cli("los", path, "--from", "marine-1")
     assert code == 0 and out and err.startswith(f"{path}:{line}: models[boy-1].at: warning:")
 
 
@@ -81,7 +81,7 @@ def test_a_warned_scene_is_still_accepted_by_the_commands(tmp_path):
 ])
 def test_tables_one_could_set_up_are_silent(tmp_path, old, new):
     path, _ = scene(tmp_path, "wh40k6", old, new)
-    assert run(["validate", "--strict", path]) == (0, f"{path}: ok\n", "")
+    assert run_cli("validate", "--strict", path) == (0, f"{path}: ok\n", "")
 
 
 def test_bundled_scenes_have_no_physical_warning():
