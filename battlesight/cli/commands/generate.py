@@ -27,7 +27,7 @@ from battlesight.scenes import load_scene, save_scene
 from battlesight.scenes.limits import MAX_LAYOUTS, MAX_SEED
 from battlesight.scenes.model import Scene
 from battlesight.scenes.save import scene_to_dict, scene_to_yaml
-from battlesight.scenes.yamlread import is_stdio
+from battlesight.scenes.textfiles import is_stdio
 
 MAX_COUNT = MAX_LAYOUTS
 
