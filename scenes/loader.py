@@ -13,15 +13,8 @@ from typing import Any
 from . import validate
 from .errors import SceneError, SceneFileNotFound, SceneProblem
 from .model import Scene
-from .yamlread import (
-    NO_SUCH_FILE,
-    LineDict,
-    LineList,
-    file_label,
-    merge_problems,
-    parse_yaml,
-    read_yaml,
-)
+from .textfiles import NO_SUCH_FILE, file_label
+from .yamlread import LineDict, LineList, merge_problems, parse_yaml, read_yaml
 
 __all__ = ["LineDict", "LineList", "load_scene", "parse_yaml", "scene_from_dict",
            "validate_scene_file"]

@@ -24,7 +24,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from .yamlread import is_stdio, special_kind
+from .textfiles import is_stdio, special_kind
 
 #: what a temporary file's name holds (``.NAME.XXXXXX.tmp.SUFFIX``): tests look for leftovers
 TEMP_MARK = ".tmp"

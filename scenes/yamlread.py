@@ -1,11 +1,12 @@
 """Read one YAML file safely: bounded, with line numbers, plain data only.
 
 Scenes and actions files both come through here. The file must be a regular file (devices,
-FIFOs and folders are refused before reading, and it is opened non-blocking), at most
-``limits.MAX_YAML_BYTES``, UTF-8. Parsing is libyaml's when PyYAML has it (pure Python
-otherwise); composing counts nodes as it goes, every alias counted as a copy of what it names,
-so an alias bomb, a document too deep or too large is refused while it is read. Only the safe
-tags are built; numbers must be finite and fit 64 bits; dates stay the text written.
+FIFOs and folders are refused before reading, and it is opened non-blocking) or standard
+input (`-`), at most ``limits.MAX_YAML_BYTES``, UTF-8 (``textfiles.read_text``). Parsing
+is libyaml's when PyYAML has it (pure Python otherwise); composing counts nodes as it goes,
+every alias counted as a copy of what it names, so an alias bomb, a document too deep or too
+large is refused while it is read. Only the safe tags are built; numbers must be finite and
+fit 64 bits; dates stay the text written.
 
 Mappings become ``LineDict`` (``.line`` = line of the mapping, ``.lines[key]`` = line of each
 key) and sequences ``LineList`` (``.lines[i]`` = line of item i); lines are 1-based.
@@ -15,8 +16,6 @@ from __future__ import annotations
 
 import math
 import os
-import stat
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from yaml.scanner import Scanner
 
 from . import limits
 from .errors import SceneProblem
+from .textfiles import file_label, read_text
 
 
 class PyParser(Reader, Scanner, Parser):
@@ -322,107 +322,6 @@ def merge_problems(read: list[SceneProblem], checked: list[SceneProblem]
                    for q in checked)
     kept = [p for p in read if not (isinstance(p, NumberProblem) and covered(p))]
     return sorted(kept + checked, key=lambda q: (q.line is None, q.line or 0))
-
-
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
-
-
-def special_kind(mode: int) -> str | None:
-    """'a FIFO (named pipe)', 'a folder', ... for a file mode that is not a regular file."""
-    if stat.S_ISREG(mode):
-        return None
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
-#: the message of a file that is not there (the loader raises `SceneFileNotFound` for it)
-NO_SUCH_FILE = "no such file"
-#: the file name that stands for standard input (and, as an output, standard output)
-STDIO = "-"
-#: how problems name what was read from standard input
-STDIN_NAME = "<stdin>"
-
-
-def is_stdio(path: Any) -> bool:
-    """Whether a file argument is `-`: standard input (or output)."""
-    return isinstance(path, (str, os.PathLike)) and os.fspath(path) == STDIO
-
-
-def file_label(path: str | os.PathLike[str]) -> str:
-    """How problems name a file: its path, or ``<stdin>`` for `-`."""
-    return STDIN_NAME if is_stdio(path) else str(path)
-
-
-def read_stdin(limit: int) -> bytes | None:
-    """Standard input's bytes, read to its end but never more than ``limit + 1`` of them;
-    None when it holds more than ``limit``."""
-    data = sys.stdin.buffer.read(limit + 1)
-    return None if len(data) > limit else data
-
-
-def read_text(path: str | os.PathLike[str], file: str, what: str = "scene file",
-              limit: int = limits.MAX_YAML_BYTES) -> tuple[str | None, list[SceneProblem]]:
-    """The UTF-8 text of a regular file (or standard input, for `-`) of at most ``limit``
-    bytes, or (None, [problem]).
-
-    Never blocks on a file (FIFOs are refused, the open is non-blocking) and never reads more
-    than ``limit + 1`` bytes (so /dev/zero or a growing file cannot fill the memory).
-    """
-    def problem(message: str) -> tuple[None, list[SceneProblem]]:
-        return None, [SceneProblem(file, None, "file", message)]
-
-    article = "an" if what[:1] in "aeiou" else "a"
-    too_big = f"larger than {limit // limits.MiB} MiB, the limit for {article} {what}"
-    if is_stdio(path):
-        data = read_stdin(limit)
-        if data is None:
-            return problem(too_big)
-    else:
-        data, why = _read_regular(path, limit, f"{article} {what}")
-        if data is None:
-            return problem(why or too_big)
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [SceneProblem(file, line, "file", f"not UTF-8 text (column {column}: "
-                                   f"{exc.reason}); save it as UTF-8")]
-
-
-def _read_regular(path: str | os.PathLike[str], limit: int,
-                  what: str) -> tuple[bytes | None, str | None]:
-    """(bytes, None) of a regular file of at most ``limit`` bytes; (None, why) when it cannot
-    be read, (None, None) when it is too large."""
-    refused = "is {}, not " + what + " (only regular files are read)"
-    try:
-        info = os.stat(path)
-        kind = special_kind(info.st_mode)
-        if kind is not None:
-            return None, refused.format(kind)
-        if info.st_size > limit:
-            return None, None
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
-                     | getattr(os, "O_CLOEXEC", 0))
-        try:
-            kind = special_kind(os.fstat(fd).st_mode)  # it may have changed since the stat
-            if kind is not None:
-                return None, refused.format(kind)
-            chunks, size = [], 0
-            while size <= limit:
-                chunk = os.read(fd, min(limit + 1 - size, 1 << 20))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        finally:
-            os.close(fd)
-    except FileNotFoundError:
-        return None, NO_SUCH_FILE
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror or exc}"
-    return (None, None) if size > limit else (b"".join(chunks), None)
 
 
 def read_yaml(path: str | os.PathLike[str], what: str = "scene file"

@@ -188,6 +188,8 @@ def test_generate_json_follows_its_schema(tmp_path, capsys):
     # a layout entry without its checks is neither an analysis nor a layout list
     del one["layouts"][0]["checks"]
     assert errors("generate", one)
+    assert main(["generate", "--ruleset", "aos2", "--out", "-"]) == 2  # it would read it back
+    assert "leave --out out to print one layout" in capsys.readouterr().err
 
 
 def test_bench_json_follows_its_schema(capsys):

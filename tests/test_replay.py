@@ -109,7 +109,8 @@ def test_captions_say_what_happened(tmp_path):
 
 
 @pytest.mark.parametrize("log_text, message", [
-    ("not json", "not JSON"),
+    ("not json", "line 1: Expecting value (a play --log file is JSON)"),
+    ('{"events": [], "seq": ' + "9" * 4301 + "}", "line 1: 99999"),  # no int-string traceback
     ('{"events": 3}', "'events' list"),
     ('{"events": [{"kind": "move", "changes": [{"model": "ghost", "at": [1, 1]}]}]}',
      "ghost"),

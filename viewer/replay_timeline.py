@@ -18,9 +18,9 @@ miss').
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: Events that only set the scene for the next beat (turn, phase, step headers).
@@ -92,14 +92,18 @@ class Beat:
 
 
 def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The log file as a dict with its `events` list (ReplayLogError when it is not one)."""
+    """The log file (standard input for `-`) as a dict with its `events` list (ReplayLogError
+    when it is not one). It is read as an importer reads JSON (`read_json`: a regular file,
+    bounded, numbers no scene holds refused at their line)."""
+    from battlesight.scenes.errors import SceneError
+    from battlesight.scenes.importers.common import read_json
+
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except UnicodeDecodeError:
-        raise ReplayLogError("is not UTF-8 text (a play --log file is JSON)") from None
-    except json.JSONDecodeError as error:
-        raise ReplayLogError(f"line {error.lineno}: not JSON ({error.msg})") from None
+        data = read_json(Path(path), "play log")
+    except SceneError as error:
+        problem = error.problems[0]
+        where = f"line {problem.line}: " if problem.line is not None else ""
+        raise ReplayLogError(f"{where}{problem.message} (a play --log file is JSON)") from None
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
         raise ReplayLogError("is not a play log: expected a JSON object with an 'events' list "
                              "(write one with battlesight play ... --log LOG.json)")

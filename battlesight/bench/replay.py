@@ -19,9 +19,9 @@ from battlesight.scenes import EXAMPLES_DIR
 from .render import _cpu_children
 
 TARGET_S = 60.0  # issue 15: a two-turn replay of the bundled 40k game, 1280x720, 30 fps
-ROOT = Path(__file__).resolve().parents[2]  # the checkout: battlesight/bench/ is two down
 SCENE = EXAMPLES_DIR / "wh40k6_city_ruins.yaml"
-ACTIONS = ROOT / "docs" / "examples" / "wh40k6_actions.yaml"
+#: the bundled game's actions (docs/ of a source checkout, beside scenes/)
+ACTIONS = EXAMPLES_DIR.parent.parent / "docs" / "examples" / "wh40k6_actions.yaml"
 _WROTE = re.compile(r"\((\d+) frames, ([0-9.]+) s at")
 
 

@@ -16,7 +16,7 @@ from battlesight.scenes import limits
 from battlesight.scenes.build import input_files
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import UnsafeOutput, check_target, protect_inputs, to_json
-from battlesight.scenes.yamlread import is_stdio
+from battlesight.scenes.textfiles import is_stdio
 
 
 def add_scene_argument(parser: argparse.ArgumentParser) -> None:

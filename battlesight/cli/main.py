@@ -20,7 +20,7 @@ from battlesight.cli.errors import UsageError
 from battlesight.scenes.errors import SceneError
 from battlesight.scenes.limits import shorten
 from battlesight.scenes.output import NotJSON, forget_inputs, is_protected, protect_inputs
-from battlesight.scenes.yamlread import is_stdio
+from battlesight.scenes.textfiles import is_stdio
 
 #: sub-command name -> module under battlesight.cli.commands
 COMMANDS = {

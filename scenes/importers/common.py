@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.limits import MAX_COORDINATE, MAX_INT, MAX_YAML_BYTES, shorten, shown
-from battlesight.scenes.yamlread import file_label, is_stdio, read_stdin
+from battlesight.scenes.textfiles import file_label, is_stdio, read_stdin
 
 #: decimals kept for coordinates written into a scene (a thousandth of an inch)
 DECIMALS = 3

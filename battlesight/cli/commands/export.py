@@ -10,7 +10,7 @@ from battlesight.cli.common import add_scene_argument, check_output_path, load, 
 from battlesight.cli.errors import UsageError
 from battlesight.geometry.world import World
 from battlesight.scenes.output import write_output
-from battlesight.scenes.yamlread import is_stdio
+from battlesight.scenes.textfiles import is_stdio
 from battlesight.viewer.gltf_export import UNITS, world_glb
 
 

@@ -33,6 +33,7 @@ from battlesight.scenes import load_scene, save_scene
 from battlesight.scenes.limits import MAX_LAYOUTS, MAX_SEED
 from battlesight.scenes.model import Scene
 from battlesight.scenes.save import scene_to_dict, scene_to_yaml
+from battlesight.scenes.textfiles import is_stdio
 
 MAX_COUNT = MAX_LAYOUTS
 
@@ -59,6 +60,8 @@ def run(args) -> int:
                          f"{MAX_SEED:,}")
     if args.count > 1 and args.out is None and not args.analyze:
         raise UsageError("--count above 1 needs --out (or --analyze)")
+    if is_stdio(args.out):  # a layout read back from the file it was written to
+        raise UsageError("--out -: leave --out out to print one layout on standard output")
     if args.out is not None and not Path(args.out).resolve().parent.is_dir():
         raise UsageError(f"no folder for {args.out}")
     if args.out is not None:

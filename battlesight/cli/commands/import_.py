@@ -31,7 +31,8 @@ from battlesight.scenes.loader import scene_from_dict
 from battlesight.scenes.output import write_outputs
 from battlesight.scenes.save import piece_to_dict, scene_to_dict, scene_to_yaml
 from battlesight.scenes.systems import system_ids
-from battlesight.scenes.yamlread import file_label, is_stdio, read_yaml
+from battlesight.scenes.textfiles import file_label, is_stdio
+from battlesight.scenes.yamlread import read_yaml
 
 
 def add_parser(sub, name: str) -> None:

@@ -29,7 +29,8 @@ from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.limits import MAX_SEED, shorten, shown
 from battlesight.scenes.output import to_json, write_outputs
 from battlesight.scenes.save import scene_to_yaml
-from battlesight.scenes.yamlread import is_stdio, read_yaml
+from battlesight.scenes.textfiles import is_stdio
+from battlesight.scenes.yamlread import read_yaml
 
 #: characters of one printed result line
 LINE_WIDTH = 300

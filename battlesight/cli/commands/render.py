@@ -36,7 +36,7 @@ from battlesight.scenes.limits import (
     shown,
 )
 from battlesight.scenes.output import numbered_paths
-from battlesight.scenes.yamlread import is_stdio
+from battlesight.scenes.textfiles import is_stdio
 
 FRAME_SUFFIXES = (".png", ".gif", ".mp4")
 DEFAULT_FPS = 30.0  # as viewer.render.DEFAULT_FPS (the parser does not import Panda3D)

@@ -17,7 +17,8 @@ from battlesight.rulesets.core.scene_checks import check_scene
 from battlesight.scenes.errors import SceneError, SceneProblem
 from battlesight.scenes.keys import SceneWarning
 from battlesight.scenes.loader import check_scene_file
-from battlesight.scenes.yamlread import file_label, merge_problems
+from battlesight.scenes.textfiles import file_label
+from battlesight.scenes.yamlread import merge_problems
 
 
 def add_parser(sub, name: str) -> None:
