@@ -56,7 +56,8 @@ def charge_ruling(board: Board, unit: str, target: str, turn: dict[str, Any],
         if turn.get(flag):
             return Ruling(False, RULE_CHARGE, f"{unit} cannot charge: {why}")
     for flag, why in (("locked", "it is locked in combat"), ("falling_back", "it is falling back"),
-                      ("gone_to_ground", "it has gone to ground")):
+                      ("gone_to_ground", "it has gone to ground"),
+                      ("regrouped", "it regrouped this turn (§10)")):
         if status.get(flag):
             return Ruling(False, RULE_CHARGE, f"{unit} cannot charge: {why}")
     fired = set(turn.get("fired", ())) & NO_CHARGE_AFTER

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from battlesight.rulesets.core.deployment import scene_zones
 from battlesight.rulesets.core.dice import Dist, highest_of
 from battlesight.rulesets.core.measure import Outline, step_towards
 from battlesight.rulesets.core.moves import Dest, outline_at, placement
@@ -185,12 +186,14 @@ def apply_moves(board: Board, dests: dict[str, Dest]) -> list[dict[str, Any]]:
 
 
 def table_edge(board: Board, player: int) -> tuple[str, float]:
-    """A player's own table edge: the edge nearest the centre of their deployment zone, or of
-    their models (player 1 the y = 0 edge by default)."""
+    """A player's own table edge (§10: "单位中的每个模型朝我方的桌边用最短的路径后撤"): the
+    edge nearest the centre of their deployment zone under the scene's deployment (its
+    polygons or its named map, e.g. Dawn of War puts player 2 along y = depth), else the edge
+    nearest their models (player 1 the y = 0 edge when they have none)."""
     width, depth = board.world.table
-    deployment = board.scene.deployment
-    if isinstance(deployment, dict) and player in deployment:
-        cx, cy = np.mean(np.asarray(deployment[player], float), axis=0)
+    zones = scene_zones(board.scene.deployment, (width, depth), board.ruleset.deployment_maps)
+    if zones and player in zones:
+        cx, cy = np.mean(zones[player], axis=0)
     else:
         pts = [board.outline(m).center for m, s in board.models.items()
                if s.player == player and s.alive]
