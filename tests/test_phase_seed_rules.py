@@ -155,3 +155,22 @@ def test_mk2_charge_with_stop_at_never_stops_out_of_melee_range():
     assert short.in_range and short.distance == pytest.approx(free.distance - reach, abs=1e-6)
     late = charge_move(board, "jack", "B", charge_allowance(6), stop_at=free.distance - 0.2)
     assert late.in_range and late.distance == pytest.approx(free.distance - 0.2, abs=1e-6)
+
+
+# Seed 000 (主动性分步跟进): "在每一个主动性分步的开始，任何主动性与当前分步等值的模型如果还未与
+# 敌人底盘接触，就必须进行一次跟进移动。这是一次多达3寸的移动" (at the start of every initiative
+# step each model of that initiative not in base contact piles in up to 3"): marines (I4) pile
+# in at step 4, Orks (I2) at step 2, not all at once before the first blow.
+def test_40k_pile_in_at_every_initiative_step():
+    from battlesight.rulesets.core.dice import Roller
+    from battlesight.rulesets.wh40k6.assault import fight
+
+    t = Table()
+    t.squad("tac", 1, "tactical-marine", [(10, 20), (10, 24)])
+    t.squad("boyz", 2, "ork-boy", [(10 + 2 * R + 0.01, 20), (10 + 2 * R + 5.5, 23.5)])
+    board = t.board()
+    record = fight(board, Roller(3), {1: ["tac"], 2: ["boyz"]}, set(), set(), set())
+    steps = [(p["initiative"], p["unit"], [m["model"] for m in p["moves"]])
+             for p in record["pile_ins"]]
+    assert steps[0] == (4, "tac", ["tac-2"])
+    assert (2, "boyz", ["boyz-2"]) in steps[1:]
