@@ -20,7 +20,7 @@ from battlesight.rulesets.core.paths import MoveCheck, PathRules, check_path
 from battlesight.rulesets.core.ruling import Ruling
 
 from .special import unit_coherent
-from .terrain import is_dangerous, is_difficult, is_impassable, piece_ids_on_path, pieces_in
+from .terrain import is_dangerous, is_difficult, is_impassable, pieces_in
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -107,15 +107,14 @@ def check_path_40k(board: Board, model: str, dest: Dest, limit: float, *,
 
 
 def crosses_difficult(board: Board, unit: str, dests: dict[str, Dest]) -> list[str]:
-    """Difficult pieces a model starts in or whose footprint its move touches (§7.2)."""
+    """Difficult pieces a model of the unit starts in or whose outline its path enters (§7.2;
+    the path's pieces from the core's `check_path`)."""
     found: list[str] = []
     for m in board.unit_models(unit):
         found += [p for p in _difficult_under(board, m) if p not in found]
         if m in dests:
-            radius = board.outline(m).radii[1]
-            for pid in piece_ids_on_path(board, board.outline(m).center, dests[m].at, radius):
-                if board.groups.first(pid, is_difficult) and pid not in found:
-                    found.append(pid)
+            check = check_path_40k(board, m, dests[m], float("inf"), movers=tuple(dests))
+            found += [p for p in check.difficult if p not in found]
     return found
 
 
