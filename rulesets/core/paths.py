@@ -210,7 +210,11 @@ def check_path(board: Board, model: str, path: Sequence[tuple[float, float]] | D
     models the move may come near and touch (a charge's targets). Refusals, in path order:
     off the table, through another model's base, into an impassable piece, nearer an enemy
     than the exclusion distance, then longer than the allowance. others: a `crowd` made once
-    for many calls with the same model, movers and may_near (made here when None)."""
+    for many calls with the same model, movers and may_near (made here when None).
+
+    The base is swept as a circle: a round base's radius, an oval's or a hull's smaller
+    semi-axis (so a hull's corners may clip what it passes); "off the table" is its centre
+    leaving the table, as `moves.placement` judges the end."""
     if isinstance(path, Dest):
         floor, points = path.floor, [path.at]
     else:
