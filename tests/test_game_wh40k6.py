@@ -284,7 +284,8 @@ def test_s28_regroup_below_a_quarter_needs_double_one():
     assert game.unit("boyz").status.get("falling_back")
     game, regroup = falling([1, 1])
     assert regroup.data["passed"] and not game.unit("boyz").status.get("falling_back")
-    assert not game.legal({"do": "move", "unit": "boyz", "by": [1, 0]})[0]  # regrouped
+    # regrouped: only its free move of up to 3" (tests/test_phase_seed_rules.py)
+    assert not game.legal({"do": "move", "unit": "boyz", "by": [3.5, 0]})[0]
 
 
 def test_s30_reserves_arrive_from_the_table_edge():

@@ -98,14 +98,17 @@ def test_shoot_and_los_name_the_group(tmp_path, rs, capsys):
 
 
 def test_wh40k6_difficult_terrain_and_moves_name_the_group(tmp_path):
-    from battlesight.rulesets.wh40k6.terrain import difficult_pieces, piece_ids_on_path
+    from battlesight.rulesets.core.moves import Dest
+    from battlesight.rulesets.wh40k6.movement import check_path_40k
+    from battlesight.rulesets.wh40k6.terrain import difficult_pieces
 
     bf = battlesight.load(_scene(tmp_path, "wh40k6", grouped=True))
     assert difficult_pieces(bf.board, "target") == ["ruin-a"]  # area terrain is difficult
-    assert piece_ids_on_path(bf.board, (24.0, 12.0), (24.0, 22.0), 0.6) == ["ruin-a"]
+    into = check_path_40k(bf.board, "south", Dest((24.0, 20.5)), float("inf"))
+    assert into.difficult == ("ruin-a",)  # entered between the walls, by the group's outline
     plain = battlesight.load(_scene(tmp_path, "wh40k6", grouped=False))
     assert difficult_pieces(plain.board, "target") == []
-    assert piece_ids_on_path(plain.board, (24.0, 12.0), (24.0, 22.0), 0.6) == []
+    assert check_path_40k(plain.board, "south", Dest((24.0, 20.5)), float("inf")).difficult == ()
 
 
 def test_wmh2_rough_ground_is_the_groups_outline(tmp_path):

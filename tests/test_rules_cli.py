@@ -59,7 +59,7 @@ def test_shoot_not_eligible_and_bad_ids(capsys):
 
 def test_play_writes_scene_and_log(tmp_path, capsys):
     out, log = tmp_path / "after.yaml", tmp_path / "log.json"
-    assert main(["play", SCENE, "--actions", ACTIONS, "--seed", "5", "--out", str(out),
+    assert main(["play", SCENE, "--actions", ACTIONS, "--seed", "15", "--out", str(out),
                  "--log", str(log)]) == 0
     text = capsys.readouterr().out
     assert "0 refused" in text
@@ -69,7 +69,7 @@ def test_play_writes_scene_and_log(tmp_path, capsys):
     moved = {m.id: m.at for m in after.models}
     assert moved["marine-1"] != before.model("marine-1").at
     events = json.loads(log.read_text())
-    assert events["seed"] == 5 and any(e["kind"] == "fight" for e in events["events"])
+    assert events["seed"] == 15 and any(e["kind"] == "fight" for e in events["events"])
     assert not list(tmp_path.glob(".*.tmp"))
 
 

@@ -87,7 +87,7 @@ def game_turn_end(game: Game) -> None:
 def legal(game: Game, action: Action) -> Ruling:
     return dispatch_legal(game, action, _LEGAL, RULE_SEQUENCE,
                           {"unbind": "reactive", "fight": "either", "battleshock": "either",
-                           "priority": "none"})
+                           "priority": "none", "inspiring_presence": "either"})
 
 
 # ---- movement ------------------------------------------------------------------------------
@@ -354,6 +354,9 @@ def _do_fight(game: Game, unit: str, target: Any) -> None:
 
 
 def _legal_inspiring(game: Game, action: Action) -> Ruling:
+    """Inspiring Presence, "在崩溃阶段开始时" (at the start of the battleshock phase): either
+    player's, since only an ability timed by "您的...阶段" (your phase) is kept to your own
+    (§12: "能在 您的移动阶段 使用的技能则无法用在对手的移动阶段")."""
     if game.step_index != 0 or game.phase.name != "battleshock":
         return Ruling(False, turn.RULE_CP, "Inspiring Presence is used at the start of the "
                       "battleshock phase")

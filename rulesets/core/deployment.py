@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -104,3 +105,16 @@ class Deployment:
     def to_dict(self) -> dict:
         return {"source": self.source, "rule": self.rule,
                 "zones": {str(p): np.round(z, 3).tolist() for p, z in self.zones.items()}}
+
+
+def scene_zones(deployment: Any, table: tuple[float, float],
+                maps: tuple[DeploymentMap, ...]) -> Zones | None:
+    """The zones a scene's `deployment` gives: its polygons by player, or the zones of the
+    named map among `maps` on this table; None when it gives none (or an unknown name, which
+    the gate refuses)."""
+    if isinstance(deployment, dict) and deployment:
+        return {int(p): np.asarray(poly, dtype=np.float64) for p, poly in deployment.items()}
+    if isinstance(deployment, str):
+        chosen = next((m for m in maps if m.name == map_key(deployment)), None)
+        return chosen.zones(table) if chosen is not None else None
+    return None

@@ -210,7 +210,11 @@ def check_path(board: Board, model: str, path: Sequence[tuple[float, float]] | D
     models the move may come near and touch (a charge's targets). Refusals, in path order:
     off the table, through another model's base, into an impassable piece, nearer an enemy
     than the exclusion distance, then longer than the allowance. others: a `crowd` made once
-    for many calls with the same model, movers and may_near (made here when None)."""
+    for many calls with the same model, movers and may_near (made here when None).
+
+    The base is swept as a circle: a round base's radius, an oval's or a hull's smaller
+    semi-axis (so a hull's corners may clip what it passes); "off the table" is its centre
+    leaving the table, as `moves.placement` judges the end."""
     if isinstance(path, Dest):
         floor, points = path.floor, [path.at]
     else:
@@ -311,30 +315,28 @@ def _models_in_way(model: str, pts: np.ndarray, along: np.ndarray, radius: float
 def _terrain_on_path(board: Board, pts: np.ndarray, along: np.ndarray, waypoints: np.ndarray,
                      radius: float, rules: PathRules, stops: list
                      ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Difficult and dangerous pieces the swept base starts in or enters (path order), and
-    the first impassable piece it would enter (appended to `stops`)."""
+    """Difficult and dangerous pieces the swept base starts in or enters (path order; a
+    grouped piece by its whole outline, entered between its shapes too), and the first
+    impassable shape it would enter (appended to `stops`; the gap between two shapes of a
+    group is open ground)."""
     corridor = shapely.buffer(shapely.linestrings(waypoints) if len(waypoints) > 1
                               else shapely.points(waypoints[0]), radius)
-    difficult: dict[str, float] = {}
-    dangerous: dict[str, float] = {}
     for pid in board.world.footprints.under(corridor):
         entry = board.world.terrain[pid]
-        kinds = (rules.impassable(entry), rules.difficult(entry), rules.dangerous(entry))
-        if not any(kinds):
+        if not rules.impassable(entry):
             continue
-        touched = np.flatnonzero(planar.distance(pts, entry.geometry.shape) < radius - 1e-6)
-        if not len(touched):
-            continue
-        name = board.groups.piece_of(pid)
-        first = float(along[touched[0]])
-        later = touched[touched > 0]
-        if kinds[0] and len(later):
-            i = int(later[0])
-            stops.append((float(along[i - 1]), rules.rule_impassable, name,
+        later = np.flatnonzero(planar.distance(pts[1:], entry.geometry.shape) < radius - 1e-6)
+        if len(later):
+            name = board.groups.piece_of(pid)
+            stops.append((float(along[later[0]]), rules.rule_impassable, name,
                           f"the base would enter impassable {name}"))
-        if kinds[1]:
-            difficult[name] = min(first, difficult.get(name, first))
-        if kinds[2]:
-            dangerous[name] = min(first, dangerous.get(name, first))
-    order = lambda d: tuple(sorted(d, key=d.get))  # noqa: E731
-    return order(difficult), order(dangerous)
+    found: tuple[dict[str, float], dict[str, float]] = ({}, {})
+    for name in board.groups.under(corridor):
+        for test, out in ((rules.difficult, found[0]), (rules.dangerous, found[1])):
+            if board.groups.first(name, test) is None:
+                continue
+            touched = np.flatnonzero(planar.distance(pts, board.groups.outline(name))
+                                     < radius - 1e-6)
+            if len(touched):
+                out[name] = float(along[touched[0]])
+    return tuple(sorted(found[0], key=found[0].get)), tuple(sorted(found[1], key=found[1].get))

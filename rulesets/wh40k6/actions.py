@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from battlesight.rulesets.core.game import Action, Game
 
 RULE_SEQUENCE = "wh40k6 §2.4"
+RULE_REGROUP = "wh40k6 §10"
+#: inches a unit that regrouped may move at once (§10)
+REGROUP_MOVE = 3.0
 
 
 # ---- legality ------------------------------------------------------------------------------
@@ -47,13 +50,17 @@ def _legal_move(game: Game, action: Action) -> Ruling:
             return Ruling(False, movement.RULE_MOVE, f"{action.unit} cannot move: {why}")
     for flag, why in (("locked", "it is locked in combat"),
                       ("falling_back", "it is falling back (it moves automatically)"),
-                      ("gone_to_ground", "it has gone to ground"),
-                      ("regrouped", "it regrouped this turn")):
+                      ("gone_to_ground", "it has gone to ground")):
         if state.status.get(flag):
             return Ruling(False, movement.RULE_MOVE, f"{action.unit} cannot move: {why}")
     if any(game.board.model(m).status.get(k) for m in game.board.unit_models(action.unit)
            for k in ("immobilised", "crew_stunned")):
         return Ruling(False, "wh40k6 §8.9", f"{action.unit} is immobilised or stunned")
+    if state.status.get("regrouped"):
+        if state.turn.get("regroup_moved") or not state.turn.get("regroup_move"):
+            return Ruling(False, RULE_REGROUP, f"{action.unit} cannot move: it regrouped this "
+                          "turn (only its 3\" regroup move, at once)")
+        return _check_dests(game, action, REGROUP_MOVE, "regroup move")
     return _check_dests(game, action, _max_move(game, action.unit), "move")
 
 
@@ -169,6 +176,9 @@ def apply(game: Game, action: Action) -> None:
 def _do_move(game: Game, action: Action) -> None:
     board, unit = game.board, action.unit
     dests = parse_destinations(board, unit, action.params)
+    if game.unit(unit).status.get("regrouped"):
+        _do_regroup_move(game, unit, dests)
+        return
     limit = _max_move(game, unit)
     pieces = movement.crosses_difficult(board, unit, dests)
     if not pieces and any(board.profile(m).has("enfeebled") for m in board.unit_models(unit)):
@@ -188,6 +198,15 @@ def _do_move(game: Game, action: Action) -> None:
     state.turn.update(moved=True, distance=distance)
     game.emit("move", unit, moves=moved, difficult=pieces, roll=roll, limit=limit,
               rule=movement.RULE_MOVE)
+
+
+def _do_regroup_move(game: Game, unit: str, dests) -> None:
+    """A unit that regrouped this phase moves up to 3" at once, not slowed by difficult
+    terrain (§10: "该单位马上可以移动多达3英寸。这个移动不受困难地形影响"); it counts as having
+    moved and may not move again this phase."""
+    moved = movement.apply_moves(game.board, dests)
+    game.unit(unit).turn.update(moved=True, regroup_moved=True, distance=REGROUP_MOVE)
+    game.emit("move", unit, moves=moved, regroup=True, limit=REGROUP_MOVE, rule=RULE_REGROUP)
 
 
 def _dangerous_for(game: Game, unit: str, dests, pieces: list[str]) -> bool:

@@ -1,9 +1,9 @@
 """The assault phase (wh40k6 §9): charges with overwatch, and fighting a combat.
 
 Simplifications (documented in the report): charge and pile-in moves are straight lines to
-base contact with the nearest enemy model; pile-in happens once at the start of the combat
-rather than at every initiative step; each model strikes with one melee weapon (the first
-special one it carries).
+base contact with the nearest enemy model (pile-ins at the start of each initiative step, for
+the models of that step; who strikes is judged at the step, after its pile-in); each model
+strikes with one melee weapon (the first special one it carries).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 RULE_CHARGE = "wh40k6 §9.1"
 RULE_FIGHT = "wh40k6 §9.2"
 RULE_RESULT = "wh40k6 §9.4"
+#: inches of a pile-in move (§9.2)
+PILE_IN = 3.0
 NO_CHARGE_AFTER = {"rapid fire", "salvo", "ordnance", "heavy"}
 CHARGE_REACH = 12.0
 CONTACT = 0.05
@@ -56,7 +58,8 @@ def charge_ruling(board: Board, unit: str, target: str, turn: dict[str, Any],
         if turn.get(flag):
             return Ruling(False, RULE_CHARGE, f"{unit} cannot charge: {why}")
     for flag, why in (("locked", "it is locked in combat"), ("falling_back", "it is falling back"),
-                      ("gone_to_ground", "it has gone to ground")):
+                      ("gone_to_ground", "it has gone to ground"),
+                      ("regrouped", "it regrouped this turn (§10)")):
         if status.get(flag):
             return Ruling(False, RULE_CHARGE, f"{unit} cannot charge: {why}")
     fired = set(turn.get("fired", ())) & NO_CHARGE_AFTER
@@ -112,10 +115,14 @@ def contact_point(board: Board, mover: str, enemy: str) -> tuple[float, float]:
     return float(b.center[0] + d[0] / n * reach), float(b.center[1] + d[1] / n * reach)
 
 
-def move_into_contact(board: Board, unit: str, target: str, limit: float) -> list[dict]:
-    """Charge or pile-in moves: each model, closest first, straight towards its nearest enemy
-    model, into base contact if it can reach, else as far as `limit` allows."""
+def move_into_contact(board: Board, unit: str, target: str, limit: float,
+                      models: list[str] | None = None) -> list[dict]:
+    """Charge or pile-in moves: each model (of `models`, default all), closest first,
+    straight towards its nearest enemy model, into base contact if it can reach, else as far
+    as `limit` allows."""
     pairs = _nearest_pairs(board, unit, target)
+    if models is not None:
+        pairs = {m: e for m, e in pairs.items() if m in models}
     order = sorted(pairs, key=lambda m: board.gap(m, pairs[m]))
     dests: dict[str, Dest] = {}
     for m in order:
@@ -162,22 +169,21 @@ def fight(board: Board, roller: Roller, sides: dict[int, list[str]], charged: se
           through_cover: set[str], moved_vehicles: set[str]) -> dict[str, Any]:
     """Fight one combat between the units of two players; returns the combat record with
     unsaved wounds per player (combat result, §9.4)."""
-    units = [u for us in sides.values() for u in us]
-    for u in units:  # pile-in (once, at the start of the combat)
-        enemies = [e for e in units if board.unit_player(e) != board.unit_player(u)]
-        if enemies and board.unit_models(u):
-            move_into_contact(board, u, enemies[0], 3.0)
-    record: dict[str, Any] = {"steps": [], "wounds": defaultdict(int)}
+    units = [u for us in sides.values() for u in us]  # the active player's side first
+    record: dict[str, Any] = {"steps": [], "wounds": defaultdict(int), "pile_ins": []}
     strikes = []
     for u in units:
-        foes = [m for e in units if board.unit_player(e) != board.unit_player(u)
-                for m in board.unit_models(e)]
-        for m in _engaged(board, u, foes):
+        for m in board.unit_models(u):
             weapon, extra = melee_weapon(board.profile(m))
             i = initiative(board, m, weapon, u in through_cover)
             strikes.append((i, m, u, weapon, extra))
     for step in range(10, 0, -1):
-        now = [s for s in strikes if s[0] == step and board.model(s[1]).alive]
+        stepping = [s for s in strikes if s[0] == step and board.model(s[1]).alive]
+        if not stepping:
+            continue
+        _pile_in(board, units, [s[1] for s in stepping], step, record)
+        engaged = {m for u in units for m in _engaged(board, u, _foes(board, units, u))}
+        now = [s for s in stepping if s[1] in engaged]
         pending = []
         for _, m, u, weapon, extra in now:
             foes = [x for e in units if board.unit_player(e) != board.unit_player(u)
@@ -199,6 +205,28 @@ def fight(board: Board, roller: Roller, sides: dict[int, list[str]], charged: se
                                         "unsaved": dealt})
     record["wounds"] = dict(record["wounds"])
     return record
+
+
+def _foes(board: Board, units: list[str], unit: str) -> list[str]:
+    return [m for e in units if board.unit_player(e) != board.unit_player(unit)
+            for m in board.unit_models(e)]
+
+
+def _pile_in(board: Board, units: list[str], models: list[str], step: int,
+             record: dict[str, Any]) -> None:
+    """At the start of each initiative step every model of that step not in base contact
+    piles in up to 3" towards the enemy locked with it, the active player's first (§9.2,
+    seed: "在每一个主动性分步的开始，任何主动性与当前分步等值的模型如果还未与敌人底盘接触，
+    就必须进行一次跟进移动。这是一次多达3寸的移动")."""
+    for u in units:
+        foes = _foes(board, units, u)
+        movers = [m for m in board.unit_models(u) if m in models and not in_contact(board, m, foes)]
+        enemies = [e for e in units if board.unit_player(e) != board.unit_player(u)
+                   and board.unit_models(e)]
+        if movers and enemies:
+            moved = move_into_contact(board, u, enemies[0], PILE_IN, movers)
+            if moved:
+                record["pile_ins"].append({"initiative": step, "unit": u, "moves": moved})
 
 
 def _engaged(board: Board, unit: str, foes: list[str]) -> list[str]:

@@ -244,9 +244,11 @@ def model_cover(board: Board, firing_unit: str, target: str,
     return cover
 
 
-def in_area_or_defence_line(board: Board, cover: Cover) -> bool:
-    """Going to ground gives +2 here (§5.4, §5.2 defence line)."""
-    if cover.kind == "area":
+def in_area_or_defence_line(board: Board, cover: Cover, model: str | None = None) -> bool:
+    """Going to ground gives +2 here (§5.4, §5.2 defence line): the model stands in area
+    terrain (a forest is area terrain: "在区域地形里卧倒的模型掩体保护+2而不是通常的+1"),
+    whichever piece gave the cover, or the cover is a defence line's."""
+    if cover.kind == "area" or (model is not None and area_cover(board, model) is not None):
         return True
     return any("defence line" in str(e.data.get("feature", "")).lower()
                for e in board.groups.members(cover.source or ""))
@@ -260,13 +262,15 @@ def unit_rule_holder(board: Board, model: str, rule: str) -> str | None:
 
 
 def with_modifiers(board: Board, cover: Cover, *, gone_to_ground: bool = False,
-                   stealth: bool = False, shrouded: bool = False) -> Cover:
-    """Cover after going to ground, Stealth and Shrouded, capped at 2+ (§5.2, §5.7)."""
+                   stealth: bool = False, shrouded: bool = False,
+                   model: str | None = None) -> Cover:
+    """Cover of `model` after going to ground, Stealth and Shrouded, capped at 2+ (§5.2,
+    §5.7)."""
     from .tables import cover_with_modifiers
 
     if not (gone_to_ground or stealth or shrouded):
         return cover
-    bonus = 2 if in_area_or_defence_line(board, cover) else 1
+    bonus = 2 if in_area_or_defence_line(board, cover, model) else 1
     value = cover_with_modifiers(cover.value, gone_to_ground=gone_to_ground, ground_bonus=bonus,
                                  stealth=stealth, shrouded=shrouded)
     notes = list(cover.notes)

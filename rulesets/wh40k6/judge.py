@@ -48,7 +48,7 @@ def cover_from_views(board: Board, firers: list[str], target: str, views: list[V
             call[key] = holders
     out = with_modifiers(board, cover, gone_to_ground=gone_to_ground,
                          stealth=stealth or holders["stealth"] is not None,
-                         shrouded=shrouded or holders["shrouded"] is not None)
+                         shrouded=shrouded or holders["shrouded"] is not None, model=target)
     out.notes.extend(f"{rule} is unit-wide: from {who} (§5.2)" for rule, who in holders.items()
                      if who not in (None, target))
     return out

@@ -118,6 +118,7 @@ def regroup_tests(game: Game) -> None:
         if passed:
             state.status.pop("falling_back", None)
             state.status["regrouped"] = True
+            state.turn["regroup_move"] = True  # its free 3" move, this movement phase
         else:
             fall_back(game, unit)
 

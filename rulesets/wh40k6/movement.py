@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from battlesight.rulesets.core.deployment import scene_zones
 from battlesight.rulesets.core.dice import Dist, highest_of
 from battlesight.rulesets.core.measure import Outline, step_towards
 from battlesight.rulesets.core.moves import Dest, outline_at, placement
@@ -19,7 +20,7 @@ from battlesight.rulesets.core.paths import MoveCheck, PathRules, check_path
 from battlesight.rulesets.core.ruling import Ruling
 
 from .special import unit_coherent
-from .terrain import is_dangerous, is_difficult, is_impassable, piece_ids_on_path, pieces_in
+from .terrain import is_dangerous, is_difficult, is_impassable, pieces_in
 
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
@@ -106,15 +107,14 @@ def check_path_40k(board: Board, model: str, dest: Dest, limit: float, *,
 
 
 def crosses_difficult(board: Board, unit: str, dests: dict[str, Dest]) -> list[str]:
-    """Difficult pieces a model starts in or whose footprint its move touches (§7.2)."""
+    """Difficult pieces a model of the unit starts in or whose outline its path enters (§7.2;
+    the path's pieces from the core's `check_path`)."""
     found: list[str] = []
     for m in board.unit_models(unit):
         found += [p for p in _difficult_under(board, m) if p not in found]
         if m in dests:
-            radius = board.outline(m).radii[1]
-            for pid in piece_ids_on_path(board, board.outline(m).center, dests[m].at, radius):
-                if board.groups.first(pid, is_difficult) and pid not in found:
-                    found.append(pid)
+            check = check_path_40k(board, m, dests[m], float("inf"), movers=tuple(dests))
+            found += [p for p in check.difficult if p not in found]
     return found
 
 
@@ -185,12 +185,14 @@ def apply_moves(board: Board, dests: dict[str, Dest]) -> list[dict[str, Any]]:
 
 
 def table_edge(board: Board, player: int) -> tuple[str, float]:
-    """A player's own table edge: the edge nearest the centre of their deployment zone, or of
-    their models (player 1 the y = 0 edge by default)."""
+    """A player's own table edge (§10: "单位中的每个模型朝我方的桌边用最短的路径后撤"): the
+    edge nearest the centre of their deployment zone under the scene's deployment (its
+    polygons or its named map, e.g. Dawn of War puts player 2 along y = depth), else the edge
+    nearest their models (player 1 the y = 0 edge when they have none)."""
     width, depth = board.world.table
-    deployment = board.scene.deployment
-    if isinstance(deployment, dict) and player in deployment:
-        cx, cy = np.mean(np.asarray(deployment[player], float), axis=0)
+    zones = scene_zones(board.scene.deployment, (width, depth), board.ruleset.deployment_maps)
+    if zones and player in zones:
+        cx, cy = np.mean(zones[player], axis=0)
     else:
         pts = [board.outline(m).center for m, s in board.models.items()
                if s.player == player and s.alive]

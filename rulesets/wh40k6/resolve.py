@@ -305,7 +305,7 @@ def _allocate(board: Board, roller: Roller, report: ShootingReport, pool: list[W
             continue
         cover = lines[model].cover if model in lines else _NO_COVER
         if go_to_ground:
-            cover = with_modifiers(board, cover, gone_to_ground=True)
+            cover = with_modifiers(board, cover, gone_to_ground=True, model=model)
         save = model_save(profile, wound.ap, cover, wound.weapon)
         roll = roller.one(f"{model} {save.kind} save ({save.need}+)" if save.need
                           else f"{model} no save")

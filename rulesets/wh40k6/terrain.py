@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import shapely
 from battlesight.geometry import planar
 
 from .ambiguities import A6, A7, A8
@@ -155,17 +153,3 @@ def area_cover(board: Board, model_id: str) -> tuple[int, str, str] | None:
 
 def difficult_pieces(board: Board, model_id: str) -> list[str]:
     return [name for name, _ in pieces_in(board, model_id, is_difficult)]
-
-
-def piece_ids_on_path(board: Board, start: tuple[float, float], end: tuple[float, float],
-                      radius: float) -> list[str]:
-    """Pieces (a group once, by its outline) whose footprint a base of `radius` touches
-    anywhere on the straight move (its centre line and the two lines its sides sweep), in
-    scene order."""
-    direction = np.subtract(end, start)
-    length = float(np.hypot(*direction))
-    normal = np.array([-direction[1], direction[0]]) / length if length else np.zeros(2)
-    sides = np.array([-1.0, 0.0, 1.0])[:, None] * radius * normal
-    lines = shapely.multilinestrings(
-        np.stack([np.asarray(start, float) + sides, np.asarray(end, float) + sides], axis=1))
-    return board.groups.under(lines)

@@ -147,13 +147,18 @@ def charge_move(board: Board, model: str, target: str, allowance: float,
                 ) -> ChargeMove:
     """A straight charge at `target` (directly toward its centre unless `direction`): stops on
     contact with a model, an obstacle (unless Pathfinder) or an obstruction, at the end of the
-    allowance (rough terrain costing double) or at `stop_at` inches (wmh2 §8.3)."""
+    allowance (rough terrain costing double) or after `stop_at` inches travelled, but never
+    before the target is in its melee range (wmh2 §8.3, seed p.23: "除非目标模型已经在冲锋模型
+    的近战范围里,否则冲锋模型不能自由停止移动": a `stop_at` short of that is carried on to
+    where the target comes into melee range)."""
     bd = bodies(board)
     me, tb = bd[model], bd[target]
     profile = board.profile(model)
     heading = np.asarray(direction if direction is not None else tb.xy - me.xy, float)
     heading = heading / max(float(np.linalg.norm(heading)), 1e-12)
-    limit = allowance if stop_at is None else min(allowance, stop_at)
+    limit = allowance
+    if stop_at is not None:
+        limit = min(allowance, max(stop_at, _melee_at(me, tb, heading, profile.melee_range)))
     s_stop, who = limit * 3 + 1.0, None
     for other, ob in bd.items():
         if other == model:
@@ -182,8 +187,8 @@ def charge_move(board: Board, model: str, target: str, allowance: float,
         if rough is not None and not profile.has("pathfinder"):
             inside = planar.covers(pts, rough).astype(float)
             cost += np.concatenate([[0.0], np.cumsum(inside[1:] * np.diff(s_pts))])
-    affordable = s_pts[cost <= limit + 1e-9]
-    s_budget = float(affordable.max()) if len(affordable) else 0.0
+    # the inches travelled when the cost reaches the limit (cost rises with every inch)
+    s_budget = float(np.interp(limit, cost, s_pts)) if len(s_pts) > 1 else 0.0
     if s_budget < s_stop - 1e-9:
         s_stop, who = s_budget, None
     w_, h_ = board.world.table
@@ -194,6 +199,20 @@ def charge_move(board: Board, model: str, target: str, allowance: float,
     in_range = gap(end, me.radius, tb.xy, tb.radius) <= reach + TOL if reach else False
     return ChargeMove((float(end[0]), float(end[1])), dist, who, in_range,
                       dist >= 3.0 - 1e-9)
+
+
+def _melee_at(me: Body, target: Body, heading: np.ndarray, reach: float) -> float:
+    """Inches along `heading` after which `target` is within `reach` of the model's base (0
+    when it already is; inf when the line never brings it there)."""
+    w = target.xy - me.xy
+    rr = me.radius + target.radius + reach
+    along = float(w @ heading)
+    disc = along * along - (float(w @ w) - rr * rr)
+    if float(w @ w) <= rr * rr:
+        return 0.0
+    if disc < 0 or along <= 0:
+        return math.inf
+    return along - math.sqrt(disc)
 
 
 def facing_toward(src: tuple[float, float] | np.ndarray, dst: Any) -> float:
