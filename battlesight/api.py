@@ -19,6 +19,7 @@ import copy
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -345,15 +346,25 @@ class Battlefield:
     def move(self, model: str, to: tuple[float, float] | list, *,
              via: list[tuple[float, float]] | None = None,
              floor: int | None = None) -> MoveResult:
-        """`model`'s normal move to `to` (through the waypoints `via` first), checked along
-        its path by the ruleset (`Ruleset.move_check`, the core's `check_path`: bases
-        crossed, impassable pieces, enemy distance, climbing, difficult terrain's chance).
-        Allowed: `battlefield` is a new Battlefield with the model there (this one is
-        unchanged); refused: None, and `check` says why (rule, blocker). ValueError for a
-        system whose moves are not checked by model paths (wmh2, whfb6: use `game`)."""
+        """`model`'s normal move to `to` (through the waypoints `via` first), judged as the
+        window's drag and `play` judge it: its path checked by the ruleset
+        (`Ruleset.move_check`, the core's `check_path`: bases crossed, impassable pieces,
+        enemy distance, climbing, difficult terrain's chance), then, for a straight move, the
+        system's own legality of the move action (`core.move_trial.judge_move`: the
+        allowance, the unit's coherency). Allowed: `battlefield` is a new Battlefield with
+        the model there (this one is unchanged); refused: None, and `check` says why (rule,
+        blocker). ValueError for a system whose moves are not checked by model paths (wmh2,
+        whfb6: use `game`)."""
+        from battlesight.rulesets.core.move_trial import judge_move
+
         self._check(model)
         path = [parse_point(p, "via") for p in via or []] + [parse_point(to, "to")]
         check = self.ruleset.move_check(self.board, model, path, floor=floor)
+        if check.allowed and not via:  # the action takes an end point: its line is the path
+            game = judge_move(self.scene, {model: (float(path[-1][0]), float(path[-1][1]))})
+            if not game.ok:
+                check = replace(check, allowed=False, chance=Fraction(0), rule=game.rule,
+                                reason=game.reason)
         if not check.allowed:
             return MoveResult(check, None)
         scene = copy.deepcopy(self.scene)

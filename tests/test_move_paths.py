@@ -178,3 +178,25 @@ def test_battlefield_move_answers_the_moved_battlefield_or_why_not(tmp_path):
     assert bf.board.outline("a").center == (10.0, 10.0)  # this one is unchanged
     with pytest.raises(KeyError):
         bf.move("nobody", (1, 1))
+
+
+def test_scripts_and_the_window_judge_a_move_alike():
+    """`Battlefield.move` gives the window's answer (`judge_move`, the move action's legality)
+    on top of the path check: a clear path that leaves the unit out of coherency is refused
+    by both with the same rule, a move that keeps it is allowed by both."""
+    from battlesight.rulesets.core.move_trial import judge_move
+
+    scene = {"format": 1, "name": "pair", "ruleset": "wh40k6", "table": [48, 48],
+             "models": [{"id": "a", "unit": "u", "player": 1, "at": [10, 10], "base": 32,
+                         "height": 1.6},
+                        {"id": "b", "unit": "u", "player": 1, "at": [11.5, 10], "base": 32,
+                         "height": 1.6},
+                        {"id": "e", "unit": "x", "player": 2, "at": [40, 40], "base": 32,
+                         "height": 1.6}]}
+    bf = battlesight.load(scene)
+    for to, ok in (((10.0, 15.0), False), ((10.0, 11.0), True)):
+        script, window = bf.move("a", to), judge_move(bf.scene, {"a": to})
+        assert script.ok == window.ok == ok
+        if not ok:
+            assert script.check.rule == window.rule == "wh40k6 §3"
+            assert "coherency" in script.check.reason and script.battlefield is None
