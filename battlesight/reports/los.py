@@ -10,7 +10,6 @@ from collections.abc import Iterator, Mapping
 from battlesight.api import Battlefield
 from battlesight.geometry.world import World
 from battlesight.rulesets.core.profiles import profile_label
-from battlesight.rulesets.core.unit_matrix import cell_facts
 from battlesight.rulesets.core.verdict import Verdict
 from battlesight.scenes.model import Scene
 from battlesight.scenes.output import to_json
@@ -62,6 +61,8 @@ def los_cells(scene: Scene, world: World, pairs: list[tuple[str, str]],
     """Per pair only what the unit table of `los --all` prints (`unit_matrix.cell_facts` of
     the verdict, and of each other reading's verdict that differs, under `readings`), from
     the same reports as `los_reports`: a few fields a pair kept, not the whole report."""
+    from battlesight.rulesets.core.unit_matrix import cell_facts  # the unit table's only
+
     field = Battlefield(scene, world)
 
     def cells(part: list[tuple[str, str]]) -> list[dict]:

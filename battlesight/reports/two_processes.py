@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
@@ -72,6 +71,8 @@ def lines_in_two_processes(work: Callable[[list[T]], Iterable[str]], items: Sequ
     if processes_for(len(items)) == 1:
         yield from work(items)
         return
+    import tempfile  # only where two processes share the work (not on `los --from`'s path)
+
     half = len(items) // 2
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
         try:
