@@ -169,5 +169,5 @@ def test_the_bench_row_counts_the_rays_the_judgement_casts():
            "command_cpu_s": figures["cpu_s"], "peak_mib": figures["peak_mib"],
            "one_process_s": figures["wall_s"], "one_process_cpu_s": figures["cpu_s"],
            "one_process_peak_mib": figures["peak_mib"], "rays": figures["rays"],
-           "raw_embreex_s": 0.5}
+           "raw_embreex_s": 0.5, "raw_embreex_cpu_s": 0.5}
     assert "12 models (open table)" in format_who_sees_whom([row])
