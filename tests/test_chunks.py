@@ -164,8 +164,10 @@ def test_the_bench_row_counts_the_rays_the_judgement_casts():
     assert figures["rays"] >= cast > 100 * len(lines)  # the command also stands the models
     assert figures["rays"] - cast < 0.01 * cast
     assert 50 < figures["main_mib"] <= figures["peak_mib"] < 1024
+    assert figures["cpu_s"] > 0
     row = {"models": 12, "pieces": 0, "pairs": len(lines), "command_s": figures["wall_s"],
-           "peak_mib": figures["peak_mib"], "one_process_s": figures["wall_s"],
+           "command_cpu_s": figures["cpu_s"], "peak_mib": figures["peak_mib"],
+           "one_process_s": figures["wall_s"], "one_process_cpu_s": figures["cpu_s"],
            "one_process_peak_mib": figures["peak_mib"], "rays": figures["rays"],
-           "raw_embreex_s": 0.5}
+           "raw_embreex_s": 0.5, "raw_embreex_cpu_s": 0.5}
     assert "12 models (open table)" in format_who_sees_whom([row])

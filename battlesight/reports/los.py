@@ -61,7 +61,7 @@ def los_cells(scene: Scene, world: World, pairs: list[tuple[str, str]],
     """Per pair only what the unit table of `los --all` prints (`unit_matrix.cell_facts` of
     the verdict, and of each other reading's verdict that differs, under `readings`), from
     the same reports as `los_reports`: a few fields a pair kept, not the whole report."""
-    from battlesight.rulesets.core.unit_matrix import cell_facts  # the unit table's, --all only
+    from battlesight.rulesets.core.unit_matrix import cell_facts  # the unit table's only
 
     field = Battlefield(scene, world)
 

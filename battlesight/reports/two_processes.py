@@ -71,7 +71,7 @@ def lines_in_two_processes(work: Callable[[list[T]], Iterable[str]], items: Sequ
     if processes_for(len(items)) == 1:
         yield from work(items)
         return
-    import tempfile  # only where a second process writes its half
+    import tempfile  # only where two processes share the work (not on `los --from`'s path)
 
     half = len(items) // 2
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
