@@ -120,7 +120,8 @@ def _overlaps(scene: Scene, models: list[ModelSpec], shapes: list[shapely.Polygo
         fix = "move it clear of that base"
         if first.is_round and later.is_round:
             need = first.base_radii_in[0] + later.base_radii_in[0]
-            fix = f"move it {need - apart:.2f}\" further away (centres {need:.2f}\" apart)"
+            fix = (f"move it {need - apart:.2f}\" further away (centres {apart:.2f}\" apart, "
+                   f"{need:.2f}\" needed)")
         yield SceneWarning(scene.file, scene.line_of(key), key,
                            f"its base overlaps the base of {_where(first, scene)}: {fix}")
 

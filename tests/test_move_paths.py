@@ -200,3 +200,24 @@ def test_scripts_and_the_window_judge_a_move_alike():
         if not ok:
             assert script.check.rule == window.rule == "wh40k6 §3"
             assert "coherency" in script.check.reason and script.battlefield is None
+
+
+def test_a_move_too_long_is_refused_for_its_length_not_for_what_lies_past_its_reach():
+    """A 30" move with a base 27" along is refused as too long (the model never gets there);
+    a base within the allowance still stops it first."""
+    scene = {"format": 1, "name": "long", "ruleset": "wh40k6", "table": [48, 48],
+             "models": [{"id": "a", "unit": "u", "player": 1, "at": [10, 5], "base": 32,
+                         "height": 1.6},
+                        {"id": "far", "unit": "x", "player": 2, "at": [10, 32], "base": 32,
+                         "height": 1.6},
+                        {"id": "near", "unit": "y", "player": 1, "at": [16, 7], "base": 32,
+                         "height": 1.6}]}
+    bf = battlesight.load(scene)
+    long = bf.move("a", (10, 35)).check
+    assert not long.allowed and long.blocker is None and "may move at most 6\"" in long.reason
+    assert bf.move("a", (15, 5)).ok  # 5" along open ground
+    # 8.2" and through 'near' 5" along: the base within reach stops it first
+    blocked = bf.move("a", (18, 8)).check
+    assert not blocked.allowed and blocked.blocker == "near"
+    winding = bf.move("a", (14, 5), via=[(10, 8), (14, 8)]).check
+    assert winding.used > 6 and not winding.allowed and winding.blocker is None

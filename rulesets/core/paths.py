@@ -248,11 +248,15 @@ def check_path(board: Board, model: str, path: Sequence[tuple[float, float]] | D
     others = crowd(board, model, movers, may_near) if others is None else others
     _models_in_way(model, pts, along, radius, start, end, rules, others, profile, verb, stops)
     difficult, dangerous = _terrain_on_path(board, pts, along, waypoints, radius, rules, stops)
-    if stops:
-        s, rule, who, why = min(stops, key=lambda x: x[0])
+    too_long = used > allowance + 1e-6
+    first = min(stops, key=lambda x: x[0]) if stops else None
+    # what stands past the inches the allowance reaches is not what stops the move: its
+    # length is (a 30" move refused for its length, not for a base 27" along)
+    if first is not None and not (too_long and first[0] > max(0.0, allowance - climb) + 1e-6):
+        s, rule, who, why = first
         return _refused(rule, who, why, s, used, allowance, _point_at(pts, along, s), climb,
                         difficult=difficult, dangerous=dangerous)
-    if used > allowance + 1e-6:
+    if too_long:
         s = min(length, max(0.0, allowance - climb))
         what = f" ({climb:.2f}\" of it climbing)" if climb else ""
         return _refused(rules.rule_move, None, f"{model} would {verb} {used:.2f}\"{what} but "
