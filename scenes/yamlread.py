@@ -306,22 +306,25 @@ def parse_yaml(text: str, file: str, loader_class: type = LineLoader
 
 
 class NumberProblem(SceneProblem):
-    """A number the reader refused (NaN, infinite, too large): the data still holds it, so a
-    checker that reads the key may report it in its own words (see ``merge_problems``)."""
+    """A number the reader refused (NaN, infinite, too large): the data holds None there, so a
+    checker that reads the key would only say it got None (see ``merge_problems``)."""
 
 
 def merge_problems(read: list[SceneProblem], checked: list[SceneProblem]
                    ) -> list[SceneProblem]:
-    """The reader's and a checker's problems, sorted by line; a NumberProblem is left out
-    when the checker refused the same line at that key or one above it. A checker's warning
-    (an unknown key) covers nothing: a number no command can read is an error wherever it
-    stands, so the gate refuses what every command would refuse."""
-    def covered(p: SceneProblem) -> bool:
-        return any(q.level == "error" and q.line == p.line
-                   and (p.key == q.key or p.key.startswith((f"{q.key}[", f"{q.key}.")))
-                   for q in checked)
-    kept = [p for p in read if not (isinstance(p, NumberProblem) and covered(p))]
-    return sorted(kept + checked, key=lambda q: (q.line is None, q.line or 0))
+    """The reader's and a checker's problems, sorted by line. A checker's error at the line
+    and key (or a key above it) of a number the reader refused is left out: the value it saw
+    is the reader's None, and the reader's message ("whole number too large") is the one
+    that says what is wrong. A number no command can read is an error wherever it stands,
+    under an unknown key too, so the gate refuses what every command would refuse."""
+    numbers = [p for p in read if isinstance(p, NumberProblem)]
+
+    def about_a_refused_number(q: SceneProblem) -> bool:
+        return q.level == "error" and any(
+            n.line == q.line and (n.key == q.key or n.key.startswith((f"{q.key}[", f"{q.key}.")))
+            for n in numbers)
+    kept = [q for q in checked if not about_a_refused_number(q)]
+    return sorted(read + kept, key=lambda q: (q.line is None, q.line or 0))
 
 
 def read_yaml(path: str | os.PathLike[str], what: str = "scene file"
