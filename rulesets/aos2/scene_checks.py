@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battlesight.rulesets.core.rules_data import MAX_STAT, Problem, terrain_value_problems
+from battlesight.rulesets.core.rules_data import (
+    LOAD_ERRORS,
+    MAX_STAT,
+    Problem,
+    terrain_value_problems,
+)
 from battlesight.scenes.checks import is_int, show
 from battlesight.scenes.keys import declare
 
@@ -76,7 +81,11 @@ def weapon_problems(ruleset: Ruleset, scene: Scene) -> list[Problem]:
         unit = scene.unit(spec.unit) if spec.unit else None
         owner = (f"units[{spec.unit}]" if unit and unit.get("weapons") is not None
                  else f"models[{spec.id}]")
-        for i, raw in enumerate(ruleset.raw_profile(scene, spec).get("weapons") or []):
+        try:
+            weapons = ruleset.raw_profile(scene, spec).get("weapons") or []
+        except LOAD_ERRORS:
+            continue  # the profile check reports a profile it cannot resolve
+        for i, raw in enumerate(weapons):
             if not isinstance(raw, dict):
                 continue
             path = f"{owner}.weapons[{raw.get('name', i)}]"
