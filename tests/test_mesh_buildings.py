@@ -15,8 +15,7 @@ from battlesight.scenes import load_scene
 from battlesight.scenes.build import build_world
 from battlesight.scenes.footprints import footprints, piece_footprint
 
-from tests.helpers import line_of, write_scene
-from tests.test_mesh_units import run
+from tests.helpers import line_of, run_cli, write_scene
 
 
 def box(lo, hi) -> trimesh.Trimesh:
@@ -143,7 +142,7 @@ def test_standing_in_a_mesh_tower(tmp_path, keys, z):
 
 def test_floor_a_mesh_tower_lacks_is_refused(tmp_path):
     path = tower_scene(tmp_path, ", floor: 5")
-    code, out, err = run(["validate", path])
+    code, out, err = run_cli("validate", path)
     assert code == 2 and out == ""
     assert err.startswith(f"{path}:{line_of(path, 'id: lookout')}: models[lookout].floor: ")
     assert "has no floor 5 (it has 4 above the ground" in err
@@ -181,7 +180,7 @@ def test_z_off_a_mesh_piece_refused(tmp_path):
     path = tower_scene(tmp_path, "")
     text = path.read_text().replace("at: [40, 40]}", "at: [40, 40], z: 3}")
     path.write_text(text)
-    code, _, err = run(["validate", path])
+    code, _, err = run_cli("validate", path)
     assert code == 2
     assert f"{path}:{line_of(path, 'id: enemy')}: models[enemy].z: cannot stand here: no mesh" \
         in err
@@ -203,5 +202,5 @@ def test_outline_of_a_cone_and_of_a_mesh_with_t_junctions():
 
 def test_floor_and_z_together_refused(tmp_path):
     path = tower_scene(tmp_path, ", floor: 1, z: 3")
-    code, _, err = run(["validate", path])
+    code, _, err = run_cli("validate", path)
     assert code == 2 and "models[lookout].z: give floor or z, not both" in err

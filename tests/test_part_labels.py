@@ -10,8 +10,7 @@ from battlesight.geometry.partnames import LABELS, VOCABULARY, part_label, words
 from battlesight.scenes import load_scene
 from battlesight.scenes.build import build_world
 
-from tests.helpers import line_of, write_scene
-from tests.test_mesh_units import run
+from tests.helpers import line_of, run_cli, write_scene
 
 
 @pytest.mark.parametrize("name, label", [
@@ -94,7 +93,7 @@ def test_scene_parts_map_labels_the_file_names(tmp_path):
 ])
 def test_bad_parts_map_refused(tmp_path, keys, key, fragment):
     path = write_scene(tmp_path, SCENE.format(fig=figure_glb(tmp_path), keys=keys))
-    code, out, err = run(["validate", path])
+    code, out, err = run_cli("validate", path)
     assert code == 2 and out == ""
     assert err.startswith(f"{path}:{line_of(path, 'id: a')}: {key}: ")
     assert fragment in err
