@@ -29,7 +29,7 @@ DATA = Path(__file__).parent / "data"
 def test_an_output_path_that_is_a_folder_is_a_bad_argument(tmp_path, argv):
     folder = next(a for a in argv if "{dir}" in a).replace("{dir}/", "")
     (tmp_path / folder).mkdir()
-    code, _, err = run_cli(a.replace("{dir}", str(tmp_path)) for a in argv)
+    code, _, err = run_cli(*[a.replace("{dir}", str(tmp_path)) for a in argv])
     assert code == 2
     assert "it is a folder" in one_line_error(err)
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder]  # no temporary left
