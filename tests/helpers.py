@@ -131,6 +131,41 @@ def _indent(block: str) -> str:
     return "".join(f"  {line}\n" for line in lines)
 
 
+def thinned_scene(path: Path, per_unit: int = 2) -> Any:
+    """A bundled example with at most per_unit models of each unit (the first ones, so every
+    unit, lone model and terrain piece stays): the same kinds of pairs as the whole table for
+    tests that compare every pair's verdict across surfaces, at a fraction of the pairs."""
+    from battlesight.scenes import load_scene
+
+    scene = load_scene(path)
+    kept: dict[str, int] = {}
+    models = []
+    for model in scene.models:
+        if model.unit is None or kept.get(model.unit, 0) < per_unit:
+            models.append(model)
+            if model.unit is not None:
+                kept[model.unit] = kept.get(model.unit, 0) + 1
+    scene.models[:] = models
+    return scene
+
+
+def thinned_example(path: Path, per_unit: int = 2) -> tuple[Any, Any]:
+    """(scene, world) of `thinned_scene`."""
+    from battlesight.scenes.build import build_world
+
+    scene = thinned_scene(path, per_unit)
+    return scene, build_world(scene)
+
+
+def thinned_file(path: Path, folder: Path, per_unit: int = 2) -> Path:
+    """`thinned_scene` saved in folder under the example's name, for the commands."""
+    from battlesight.scenes.save import save_scene
+
+    out = Path(folder) / Path(path).name
+    save_scene(thinned_scene(path, per_unit), out)
+    return out
+
+
 def line_of(path_or_text: Path | str, needle: str, nth: int = 1) -> int:
     """1-based line of the nth line containing needle, in a file or a text."""
     text = path_or_text.read_text() if isinstance(path_or_text, Path) else path_or_text

@@ -130,7 +130,7 @@ def test_glb_terrain_units_and_up(tmp_path):
 
 def test_validate_warns_of_millimetres_read_as_inches(tmp_path):
     path = scene_file(tmp_path, wall_keys="", fig_keys=", up: y")
-    code, out, err = run_cli(*["validate", path])
+    code, out, err = run_cli("validate", path)
     assert code == 0, err
     lines = [ln for ln in err.splitlines() if "warning:" in ln]
     wall = next(ln for ln in lines if "terrain[wall]" in ln)
@@ -139,7 +139,7 @@ def test_validate_warns_of_millimetres_read_as_inches(tmp_path):
     gob = next(ln for ln in lines if "models[gob]" in ln)
     assert "add 'units: mm'" in gob
     assert not any("models[troll]" in ln for ln in lines)  # its units are given
-    code, _, err = run_cli(*["validate", "--strict", path])
+    code, _, err = run_cli("validate", "--strict", path)
     assert code == 2 and "terrain[wall].units" in err
 
 
@@ -148,7 +148,7 @@ def test_metres_read_as_inches_warned(tmp_path):
     path = write_scene(tmp_path, SCENE.format(
         wall=mm_wall_stl(tmp_path), fig=fig, troll=fig, wall_keys=", units: mm",
         fig_keys=", up: y"))
-    _, _, err = run_cli(*["validate", path])
+    _, _, err = run_cli("validate", path)
     assert "models[gob].units: warning:" in err and "add 'units: m'" in err
 
 
@@ -159,7 +159,7 @@ def test_metres_read_as_inches_warned(tmp_path):
 ])
 def test_bad_terrain_reading_keys_refused(tmp_path, keys, key, fragment):
     path = scene_file(tmp_path, wall_keys=keys)
-    code, out, err = run_cli(*["validate", path])
+    code, out, err = run_cli("validate", path)
     assert code == 2 and out == ""
     assert f"{path}:{line_of(path, 'id: wall')}: {key}: " in err and fragment in err
 
@@ -168,18 +168,18 @@ def test_reading_keys_on_a_cylinder_refused(tmp_path):
     path = write_scene(tmp_path, SCENE.format(
         wall=mm_wall_stl(tmp_path), fig="cylinder", troll="cylinder", wall_keys="",
         fig_keys=", units: mm"))
-    code, _, err = run_cli(*["validate", path])
+    code, _, err = run_cli("validate", path)
     assert code == 2 and "models[gob].units: 'units' says how to read a mesh file" in err
 
 
 def test_misspelt_scale_is_reported_on_mesh_pieces_and_models(tmp_path):
     path = scene_file(tmp_path, wall_keys=", units: mm, scael: 2",
                       fig_keys=", units: mm, up: y, scael: 2")
-    code, _, err = run_cli(*["validate", path])
+    code, _, err = run_cli("validate", path)
     assert code == 0
     assert "terrain[wall].scael: warning: unknown key; did you mean 'scale'?" in err
     assert "models[gob].scael: warning: unknown key; did you mean 'scale'" in err
-    assert run_cli(*["validate", "--strict", path])[0] == 2
+    assert run_cli("validate", "--strict", path)[0] == 2
 
 
 def test_mesh_models_round_trip(tmp_path):
@@ -205,7 +205,7 @@ def test_the_rules_measure_the_height_the_world_stands(tmp_path):
 
 def test_wrong_units_given_are_to_be_set_not_added(tmp_path):
     path = scene_file(tmp_path, wall_keys=", units: m", fig_keys=", up: y")
-    code, out, err = run_cli(*["validate", path])
+    code, out, err = run_cli("validate", path)
     assert code == 0, err
     wall = next(ln for ln in err.splitlines() if "terrain[wall].units: warning:" in ln)
     assert "tall read as metres" in wall and wall.endswith("(set 'units: mm')")
@@ -216,7 +216,7 @@ def test_exported_extents_in_metres_match_the_files_millimetres(tmp_path):
     metres: each node's extents are the file's millimetres / 1000 (y-up), within 1%."""
     scene = scene_file(tmp_path)
     out = tmp_path / "out.glb"
-    code, _, err = run_cli(*["export", scene, out])
+    code, _, err = run_cli("export", scene, out)
     assert code == 0, err
     loaded = trimesh.load(out)
     wall = loaded.geometry["wall"]  # glTF axes: x, up, -depth

@@ -169,7 +169,7 @@ def test_rules_data_refused(tmp_path, system, old, new, key, fragment):
 def test_nan_and_inf_in_rules_data_refused(tmp_path, system, old, new, key):
     """Refused at the YAML level (not a finite number) or by the rules checks: one line."""
     path, line = scene(tmp_path, system, old, new)
-    code, _, err = run_cli(*["validate", path])
+    code, _, err = run_cli("validate", path)
     assert code == 2 and "Traceback" not in err
     first = PROBLEM.match(err.splitlines()[0])
     assert first and first["key"] == key and int(first["line"]) == line
@@ -296,12 +296,12 @@ WARNED = [
 def test_unknown_key_warns_and_strict_refuses(tmp_path, old, new, key, message):
     path, line = scene(tmp_path, "wh40k6", old, new)
     warning = f"{path}:{line}: {key}: warning: {message}"  # tagged: not taken for an error
-    code, out, err = run_cli(*["validate", path])
+    code, out, err = run_cli("validate", path)
     assert code == 0 and out == f"{path}: ok (1 warning(s))\n"
     assert err.splitlines()[0].startswith(warning)
-    code, _, err = run_cli(*["export", path, tmp_path / "out.glb"])  # every load step warns too
+    code, _, err = run_cli("export", path, tmp_path / "out.glb")  # every load step warns too
     assert code == 0 and err.splitlines()[0].startswith(warning)
-    code, _, err = run_cli(*["validate", "--strict", path])
+    code, _, err = run_cli("validate", "--strict", path)
     assert code == 2 and err.splitlines() == [err.splitlines()[0], f"{path}: 1 problem(s)"]
     assert err.startswith(f"{path}:{line}: {key}: {message}")  # an error under --strict
 
@@ -309,7 +309,7 @@ def test_unknown_key_warns_and_strict_refuses(tmp_path, old, new, key, message):
 def test_keys_of_ones_own_are_silent(tmp_path):
     path, _ = scene(tmp_path, "wh40k6", "profile: ork-nob}",
                     "profile: ork-nob, x-colour: red, extra: {painted: true}}")
-    code, out, err = run_cli(*["validate", "--strict", path])
+    code, out, err = run_cli("validate", "--strict", path)
     assert (code, out, err) == (0, f"{path}: ok\n", "")
 
 
@@ -317,7 +317,7 @@ def test_bundled_examples_validate_strictly():
     from tests.helpers import EXAMPLE_FILES
 
     for path in EXAMPLE_FILES:
-        assert run_cli(*["validate", "--strict", path]) == (0, f"{path}: ok\n", "")
+        assert run_cli("validate", "--strict", path) == (0, f"{path}: ok\n", "")
 
 
 # -- accepted scenes: every command works ----------------------------------------------------
@@ -346,7 +346,7 @@ def every_command(tmp_path: Path, path: Path, system: str = "wh40k6") -> dict[st
 @pytest.mark.parametrize("system", sorted(BASES))
 def test_base_scenes_work_with_every_command(tmp_path, system):
     path, _ = scene(tmp_path, system)
-    assert run_cli(*["validate", "--strict", path])[0] == 0
+    assert run_cli("validate", "--strict", path)[0] == 0
     assert every_command(tmp_path, path, system) == dict.fromkeys(
         ("los", "shoot", "render", "export", "analyze", "play"), 0)
 
@@ -372,7 +372,7 @@ def test_scene_without_models(tmp_path):
     path.write_text(text, encoding="utf-8")
     codes = every_command(tmp_path, path)
     assert codes == {"los": 2, "shoot": 2, "render": 0, "export": 0, "analyze": 0, "play": 2}
-    code, _, err = run_cli(*["play", path, "--actions", tmp_path / "actions.yaml"])
+    code, _, err = run_cli("play", path, "--actions", tmp_path / "actions.yaml")
     assert err.splitlines() == [
         f"{path}: models: a game needs the models of at least one player; the scene has none"]
 
@@ -380,11 +380,11 @@ def test_scene_without_models(tmp_path):
 def test_scene_with_nothing_at_all(tmp_path):
     path = tmp_path / "nothing.yaml"
     path.write_text("format: 1\nruleset: aos2\ntable: [24, 24]\n", encoding="utf-8")
-    assert run_cli(*["validate", "--strict", path]) == (0, f"{path}: ok\n", "")
-    code, _, err = run_cli(*["export", path, tmp_path / "e.glb"])
+    assert run_cli("validate", "--strict", path) == (0, f"{path}: ok\n", "")
+    code, _, err = run_cli("export", path, tmp_path / "e.glb")
     assert code == 0 and err == ""
     assert (tmp_path / "e.glb").read_bytes()[:4] == b"glTF"
-    code, _, _ = run_cli(*["render", path, "--out", tmp_path / "r.png", "--size", "64x48"])
+    code, _, _ = run_cli("render", path, "--out", tmp_path / "r.png", "--size", "64x48")
     assert code == 0
 
 
@@ -411,7 +411,7 @@ def test_ruin_builder_and_scene_check_share_one_precondition(kwargs, param):
 def test_unit_keys_of_another_system_warn(tmp_path):
     path, line = scene(tmp_path, "wh40k6", "profile: tactical-squad}",
                        "profile: tactical-squad, formation: {front: [1, 1], files: 5}}")
-    code, _, err = run_cli(*["validate", path])
+    code, _, err = run_cli("validate", path)
     assert code == 0
     assert err.splitlines() == [f"{path}:{line}: units[tac-1].formation: warning: unknown key "
                                 "(nothing reads it; keep your own data under 'extra:' or name "
