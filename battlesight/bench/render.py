@@ -17,9 +17,10 @@ import time
 from pathlib import Path
 
 from battlesight.bench.timing import command_env
+from battlesight.scenes import EXAMPLES_DIR
 
 TARGET_S = 1.5  # issue 15: a 1920x1080 lit overview with shadows and AA, whole command
-SCENE = Path(__file__).resolve().parent.parent / "scenes" / "examples" / "wh40k6_city_ruins.yaml"
+SCENE = EXAMPLES_DIR / "wh40k6_city_ruins.yaml"
 _WROTE = re.compile(r"\((\d+)x(\d+), (\w+), ([0-9.]+) s\)")
 
 

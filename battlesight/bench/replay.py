@@ -14,12 +14,13 @@ import time
 from pathlib import Path
 
 from battlesight.bench.timing import command_env
+from battlesight.scenes import EXAMPLES_DIR
 
 from .render import _cpu_children
 
 TARGET_S = 60.0  # issue 15: a two-turn replay of the bundled 40k game, 1280x720, 30 fps
-ROOT = Path(__file__).resolve().parent.parent
-SCENE = ROOT / "scenes" / "examples" / "wh40k6_city_ruins.yaml"
+ROOT = Path(__file__).resolve().parents[2]  # the source checkout (its docs/)
+SCENE = EXAMPLES_DIR / "wh40k6_city_ruins.yaml"
 ACTIONS = ROOT / "docs" / "examples" / "wh40k6_actions.yaml"
 _WROTE = re.compile(r"\((\d+) frames, ([0-9.]+) s at")
 
