@@ -60,3 +60,20 @@ def test_a_hidden_unit_shows_a_third_of_its_open_pixels(backend, view, unit):
     in_open = red_pixels(backend, view, scene_data(moved=unit), unit)
     assert in_open > 40, in_open  # the unit in the open is drawn at all
     assert hidden >= in_open / 3, (hidden, in_open)
+
+
+def test_an_eye_view_shows_what_the_eye_sees_without_silhouettes():
+    """A model's eye view draws no x-ray silhouettes (its unseen targets are marked at the
+    frame's edge instead); going back to an overview draws them again."""
+    from battlesight.viewer.sceneview import SceneView
+
+    import battlesight
+
+    field = battlesight.load(scene_data())
+    view = SceneView(field.world, field.scene, *SIZE)
+    xrays = view.graph.xrays
+    assert set(xrays) == set(field.world.models)
+    view.set_view("eye:e1:wood-m0")
+    assert all(node.is_hidden() for node in xrays.values())
+    view.set_view("top")
+    assert not any(node.is_hidden() for node in xrays.values())

@@ -48,6 +48,7 @@ class SceneGraph:
     terrain: dict[str, NodePath] = field(default_factory=dict)
     models: dict[str, NodePath] = field(default_factory=dict)
     rings: dict[str, NodePath] = field(default_factory=dict)
+    xrays: dict[str, NodePath] = field(default_factory=dict)  # model id -> its silhouette
     overlays: NodePath | None = None
     look: Look = FLAT
     ruleset: str | None = None
@@ -264,7 +265,8 @@ def draw_models(root: NodePath, placed, graph: SceneGraph, scene=None) -> None:
             mesh = model.mesh
             node = models.attach_new_node(geom.mesh_node(f"model-{model.id}", mesh))
             geom.paint(node, colour)
-        xray_node(f"xray-{model.id}", mesh, colour).reparent_to(node)
+        graph.xrays[model.id] = xray_node(f"xray-{model.id}", mesh, colour)
+        graph.xrays[model.id].reparent_to(node)
         node.set_tag("model", model.id)
         ring = ring_node(model, palette.darker(colour, 0.5))
         ring.reparent_to(models)
