@@ -13,11 +13,11 @@ CITY = battlesight.example("wh40k6_city_ruins")
 
 
 def drawn(capsys, tmp_path, *extra: str) -> dict:
-    """The sight lines drawn by target, each with the text of its label in the picture (None
-    where the label layout found no room for it)."""
+    """The sight lines drawn by target (a line per model), each with the text of its label in
+    the picture (None where the label layout found no room for it)."""
     out = tmp_path / "lines.png"
     assert main(["render", str(CITY), "--los", "loota-5", "--view", "top", "--size", "1280x800",
-                 "--out", str(out), "--json", *extra]) == 0
+                 "--out", str(out), "--json", "--per-model", *extra]) == 0
     data = json.loads(capsys.readouterr().out)
     assert_valid("render", data)
     texts = {label["model"]: label["text"] for label in data["labels"]
@@ -47,6 +47,21 @@ def test_lines_another_reading_changes_are_marked_and_say_so(tmp_path, capsys):
                 assert other.outcome() != default.outcome()
         else:
             assert line["drawn"] in (None, f"{target} {default.label}")
+
+
+def test_a_unit_line_says_which_readings_change_its_models(tmp_path, capsys):
+    """By default (a line per unit) a unit whose models another reading judges otherwise
+    says so on its line's label, naming the readings."""
+    out = tmp_path / "units.png"
+    assert main(["render", str(CITY), "--los", "loota-5", "--view", "top", "--size", "1280x800",
+                 "--out", str(out), "--json", "--readings", "all"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    unit_of = {m.id: m.unit for m in battlesight.load(CITY).scene.models}
+    changed = {unit_of[line["target"]] for line in data["lines"] if "readings" in line}
+    labels = [lab["text"] for lab in data["labels"] if lab["kind"] == "sight"]
+    assert "tac-1" in changed
+    for unit in changed:
+        assert any(t.startswith(f"{unit}: ") and "[differs under wh40k6." in t for t in labels)
 
 
 def test_render_draws_the_verdicts_under_a_reading(tmp_path, capsys):

@@ -44,14 +44,14 @@ def overlapping(a, b) -> bool:
 
 
 def test_city_labels_with_sight_lines_never_overlap_and_stay_in_frame(tmp_path, capsys):
-    """--los --labels on the city table: every model named exactly once (the targets by their
-    sight line's label, the others by id), no two label boxes overlapping, every box inside
-    the frame; the JSON validates against render.schema.json."""
+    """--los --per-model --labels on the city table: every model named exactly once (the
+    targets by their sight line's label, the others by id), no two label boxes overlapping,
+    every box inside the frame; the JSON validates against render.schema.json."""
     from battlesight.scenes.loader import load_scene
 
     width, height = 1280, 720
     drawn = render_json(capsys, CITY, "--out", tmp_path / "city.png", "--los", "sergeant",
-                        "--labels", "--json", "--size", f"{width}x{height}")
+                        "--per-model", "--labels", "--json", "--size", f"{width}x{height}")
     assert_valid("render", drawn)
     labels = drawn["labels"]
     ids = [m.id for m in load_scene(str(CITY)).models]
@@ -72,7 +72,7 @@ def test_city_labels_with_sight_lines_never_overlap_and_stay_in_frame(tmp_path, 
 def test_unit_labels_and_eye_view_hidden_markers(tmp_path, capsys):
     """--labels unit: one label per unit. In an eye view, a model the eye does not see at
     all (plain sight 0, as its sight line says) is a 'hidden' marker at the bottom edge, and
-    a model it partly sees is labelled at the model."""
+    a model it partly sees is labelled at the model (by its unit's sight line, or its id)."""
     units = render_json(capsys, DEMO, "--out", tmp_path / "u.png", "--labels", "unit",
                         "--json", "--size", "640x360")
     texts = sorted(lab["text"] for lab in units["labels"])
@@ -87,7 +87,7 @@ def test_unit_labels_and_eye_view_hidden_markers(tmp_path, capsys):
         if share.get(target, 1.0) == 0.0:
             assert lab["kind"] == "hidden" and lab["box"][3] >= 360 - 30
         elif target in share:
-            assert lab["kind"] == "sight"
+            assert lab["kind"] in ("sight", "model")
     boxes = [lab["box"] for lab in eye["labels"]]
     assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if overlapping(a, b)]
 

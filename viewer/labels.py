@@ -3,8 +3,10 @@
 Pure numpy (no Panda3D): anchors are pixels (x right, y down), boxes are (x0, y0, x1, y1)
 pixels. `layout` places labels greedily in the order given (the first ones get the places
 nearest their anchors): candidate positions ring the anchor at growing distances, each pushed
-inside the frame; the first free one wins, preferring places that cover no other label's
-anchor. A label placed away from its anchor gets a leader line.
+inside the frame; the first free one wins, preferring places no farther from their own
+anchor than from any other model's point (so a label is never read as another model's), then
+places that cover no other label's anchor. A label placed away from its anchor, or nearer
+another model than its own (a crowd leaves no better place), gets a leader line.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ EDGE = 3.0  # pixels between a box and the frame's edge
 #: ring distances (in label heights) of candidate places, and directions per ring
 RINGS = (0.0, 1.0, 2.0, 3.5, 5.0, 7.0, 9.5, 12.5, 16.0, 20.0)
 DIRECTIONS = 16
+TIE = 0.5  # pixels: a label this much farther from its own model than another's is a tie
 
 
 @dataclass
@@ -54,13 +57,15 @@ def _overlap_matrix(boxes: np.ndarray, taken: np.ndarray) -> np.ndarray:
 
 
 def layout(anchors: np.ndarray, sizes: np.ndarray, width: float, height: float,
-           blocked: list[tuple[float, float, float, float]] = (), descent: float = 0.25
-           ) -> list[Placed]:
+           blocked: list[tuple[float, float, float, float]] = (), descent: float = 0.25,
+           points: np.ndarray | None = None) -> list[Placed]:
     """Place labels of sizes (n, 2) (text width, text height in pixels) near anchors (n, 2)
     in a width x height frame, keeping clear of `blocked` boxes (legend panels). A label
     with no free place left, or whose text box does not fit the frame, is left out.
-    `descent` is the share of the height below the baseline."""
+    `descent` is the share of the height below the baseline; `points` (m, 2) are the pixels of
+    every model a label could be taken to name (default: the anchors)."""
     anchors = np.asarray(anchors, dtype=np.float64).reshape(-1, 2)
+    points = anchors if points is None else np.asarray(points, dtype=np.float64).reshape(-1, 2)
     sizes = np.asarray(sizes, dtype=np.float64).reshape(-1, 2)
     taken = np.array(list(blocked), dtype=np.float64).reshape(-1, 4)
     placed: list[Placed] = []
@@ -82,14 +87,37 @@ def layout(anchors: np.ndarray, sizes: np.ndarray, width: float, height: float,
                       & (others[None, :, 0] < boxes[:, None, 2])
                       & (others[None, :, 1] > boxes[:, None, 1])
                       & (others[None, :, 1] < boxes[:, None, 3])).any(axis=1)
-        clear = free & ~covers  # prefer a place that hides no other label's anchor
-        box = boxes[int(np.argmax(clear if clear.any() else free))]
+        own = _nearest_is_own(boxes, anchor, points)
+        clear = free & ~covers  # a place that hides no other label's anchor
+        choice = next(m for m in (free & own & ~covers, free & own, clear, free) if m.any())
+        pick = int(np.argmax(choice))
+        box = boxes[pick]
         taken = np.vstack([taken, box[None]])
         gap = _box_distance(box, anchor)
         placed.append(Placed(i, tuple(float(v) for v in box),
                              (float(box[0] + PAD), float(box[3] - PAD - descent * th)),
-                             leader=gap > 0.6 * h + 4.0))
+                             leader=gap > 0.6 * h + 4.0 or not own[pick]))
     return placed
+
+
+def box_distances(boxes: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(k, m) pixels from each box (k, 4) to each point (m, 2): 0 inside."""
+    dx = np.maximum(np.maximum(boxes[:, None, 0] - points[None, :, 0], 0.0),
+                    points[None, :, 0] - boxes[:, None, 2])
+    dy = np.maximum(np.maximum(boxes[:, None, 1] - points[None, :, 1], 0.0),
+                    points[None, :, 1] - boxes[:, None, 3])
+    return np.hypot(dx, dy)
+
+
+def _nearest_is_own(boxes: np.ndarray, anchor: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(k,) bool: box k is no farther from its own anchor than from any other point (points
+    within a pixel of the anchor are the anchor's own model; a tie, as over a row of models,
+    counts as its own: the label sits over the row's middle, its model among the nearest)."""
+    others = points[np.hypot(*(points - anchor).T) > 1.0] if len(points) else points
+    own = box_distances(boxes, anchor[None])[:, 0]
+    if not len(others):
+        return np.ones(len(boxes), dtype=bool)
+    return own <= box_distances(boxes, others).min(axis=1) + TIE
 
 
 def _box_distance(box: np.ndarray, point: np.ndarray) -> float:

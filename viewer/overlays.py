@@ -18,7 +18,7 @@ from panda3d.core import (
 )
 
 from . import geom, palette
-from .rulings import STATUS_TEXT, SightLine
+from .rulings import STATUS_TEXT, DrawnSight, SightLine
 from .scenegraph import base_radii
 from .stage import ScreenLabel, add_text
 
@@ -45,13 +45,15 @@ def _unlit(parent: NodePath, name: str, soup: np.ndarray, colour: palette.Colour
     return node
 
 
-def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
+def draw_sight_lines(parent: NodePath, world, sights: list[DrawnSight],
                      radius: float = LINE_RADIUS, clear_of_eye: float = 0.0) -> list[ScreenLabel]:
-    """One tube per line from the observer's eye to the target, coloured by its verdict; the
-    verdict's label above each target. With the camera at the eye, tubes start
-    `clear_of_eye` inches out (at most half way), so they do not fill the picture."""
+    """One tube per drawn sight (a target unit's line, or a model's: `rulings.drawn_sights`)
+    from the observer's eye to its target model, in its colour; its label above that model.
+    With the camera at the eye, tubes start `clear_of_eye` inches out (at most half way), so
+    they do not fill the picture."""
     labels = []
-    for line in lines:
+    for sight in sights:
+        line = sight.line
         end = aim_point(world, line)
         start = np.asarray(line.start, float)
         span = end - start
@@ -59,23 +61,21 @@ def draw_sight_lines(parent: NodePath, world, lines: list[SightLine],
         if clear_of_eye > 0 and length > 0:
             start = start + span * min(clear_of_eye / length, 0.5)
         node = _unlit(parent, f"sight-{line.target}",
-                      geom.tubes_soup([start], [end], radius), line.colour)
+                      geom.tubes_soup([start], [end], radius), sight.colour)
         node.set_tag("sight", line.target)
-        if line.readings:  # another reading of an ambiguous rule changes this verdict
+        if sight.readings:  # another reading of an ambiguous rule changes a verdict here
             _unlit(parent, f"reading-{line.target}",
                    geom.markers_soup([(start + end) / 2], READING_MARKER), palette.SELECTED)
-        top = np.asarray(world.models[line.target].mesh.bounds[1], float)
-        centre = world.models[line.target].mesh.bounds.mean(axis=0)
-        labels.append(ScreenLabel(np.array([centre[0], centre[1], top[2]]),
-                                  short_label(line), line.colour, kind="sight",
-                                  model=line.target))
+        labels.append(ScreenLabel(label_point(world.models[line.target]), sight.text,
+                                  sight.colour, kind="sight", model=line.target))
     return labels
 
 
-def short_label(line: SightLine) -> str:
-    """'boy-1 54% seen, cover 4+ (ruin-1)', 'boy-2 not visible': the target and its verdict's
-    label."""
-    return f"{line.target} {line.label}"
+def label_point(model) -> np.ndarray:
+    """Where a model's label is anchored: the top of its volume, over its centre."""
+    bounds = np.asarray(model.mesh.bounds, float)
+    centre = bounds.mean(axis=0)
+    return np.array([centre[0], centre[1], bounds[1][2]])
 
 
 def draw_samples(parent: NodePath, vis, size: float = SAMPLE_SIZE) -> None:
@@ -245,15 +245,12 @@ def draw_legend(parent: NodePath, title: str, rows: list[tuple[palette.Colour | 
 
 def sight_legend(parent: NodePath, observer: str, lines: list[SightLine], x: float = 12,
                  y: float = 12, size: float = 16) -> tuple[NodePath, tuple[float, float]]:
-    """The legend of a set of sight lines: colour names, the rules of their verdicts, and each
-    target's verdict label."""
+    """The legend of a set of sight lines: what each colour means and the rules of their
+    verdicts (each line's own verdict is its label, by its target: never repeated here)."""
     rows: list[tuple[palette.Colour | None, str]] = [
         (palette.RULING[s], f"{palette.RULING_NAMES[s]}: {STATUS_TEXT[s]}")
         for s in ("clear", "cover", "hidden")
     ]
-    rows += [(line.colour, f"{line.target}: {line.label}") for line in lines[:12]]
-    if len(lines) > 12:
-        rows.append((None, f"... and {len(lines) - 12} more"))
     rules = sorted({line.verdict.rule for line in lines}) or ["no enemy models"]
     notes = [f"rule: {r}" for r in rules]
     return draw_legend(parent, f"Sight lines from {observer}", rows, notes, x, y, size)

@@ -45,6 +45,7 @@ class RenderSettings:
     view:     top | iso | edge1 | edge2 | stream | eye:MODEL[:TARGET]
     los:      model id whose sight lines to every enemy are drawn (with a legend); an eye
               view draws its own model's when los is None
+    per_model: a line per target model (default: one per target unit, `rulings.drawn_sights`)
     target:   with los, the target whose sample points are drawn (seen / hidden)
     heatmap:  an (ny, nx) field over the table, or a field name (`heatmap.FIELDS`): "exposure"
               and the other layout-analysis fields (`battlesight analyze`), or "eyes"
@@ -66,6 +67,7 @@ class RenderSettings:
     target: str | None = None
     labels: bool | str = False
     legend: bool = True
+    per_model: bool = False
     heatmap: np.ndarray | str | None = None
     heatmap_grid: float = DEFAULT_GRID
     ruler: tuple | None = None
@@ -163,6 +165,7 @@ def apply_settings(view: SceneView, settings: RenderSettings) -> None:
     """Set up a SceneView as the settings ask (KeyError names an unknown model)."""
     view.show_labels = settings.labels
     view.show_legend = settings.legend
+    view.sight_per_model = settings.per_model
     if isinstance(settings.heatmap, str):
         heat = scene_heat(view.world, view.scene, settings.heatmap, settings.heatmap_grid)
         view.heatmap, view.heatmap_title, view.heatmap_notes = heat.field, heat.title, heat.notes

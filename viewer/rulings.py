@@ -134,10 +134,7 @@ class SightLine:
     @property
     def label(self) -> str:
         """The verdict's label; a line another reading changes says which, and to what."""
-        if not self.readings:
-            return self.verdict.label
-        ids = ", ".join(dict.fromkeys(e["reading"] for e in self.readings))
-        return f"{self.verdict.label} [differs under {ids}]"
+        return self.verdict.label + differs_note(self.readings)
 
     def why(self) -> list[str]:
         """Lines explaining the verdict: the verdict, its reason, blockers, cover, rule."""
@@ -163,6 +160,13 @@ class SightLine:
         return out
 
 
+def differs_note(readings: list[dict[str, Any]]) -> str:
+    """' [differs under wh40k6.A1]': the readings that change a verdict drawn ('' if none)."""
+    if not readings:
+        return ""
+    return f" [differs under {', '.join(dict.fromkeys(e['reading'] for e in readings))}]"
+
+
 def enemies_of(world, observer: str) -> list[str]:
     """Ids of the models of every other player."""
     player = world.models[observer].player
@@ -178,3 +182,67 @@ def sight_lines(world, scene, observer: str, targets: list[str] | None = None,
     judge = judge or Judge(scene, world)
     return [SightLine(v, judge.others((v.observer, v.target)))
             for v in judge([(observer, t) for t in targets])]
+
+
+#: a unit of at most this many models gets a sight line per model even in the unit picture
+SMALL_UNIT = 2
+
+
+@dataclass
+class DrawnSight:
+    """One sight line as a picture draws it: the line it is drawn along (to `line.target`),
+    its colour and its label. A unit's line stands for all its models' verdicts (`cell`)."""
+
+    line: SightLine
+    colour: palette.Colour
+    text: str
+    unit: str | None = None
+    cell: Any = None  # the `unit_matrix.UnitCell` a unit line draws
+    #: the other readings that change a verdict it stands for (`SightLine.readings`)
+    readings: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def target(self) -> str:
+        return self.line.target
+
+
+def unit_text(cell) -> str:
+    """'ork-1: 7 of 10 seen, cover 4+ (ruin-c)' or 'ork-1: none seen' for a unit cell."""
+    if not cell.seen:
+        return f"{cell.target}: none of {cell.size} seen"
+    cover = f", {cell.cover}" if cell.cover else ""
+    return f"{cell.target}: {cell.seen} of {cell.size} seen{cover}"
+
+
+def drawn_sights(scene, lines: list[SightLine], per_model: bool = False) -> list[DrawnSight]:
+    """What a sight-line picture draws: one line per target unit (`unit_matrix.unit_cells`,
+    the aggregation `los --all` prints: its colour the best verdict of the unit's models, drawn
+    to the model with that verdict and the largest share seen), a line per model for a unit of
+    at most SMALL_UNIT models, for a world without a scene, or when per_model is asked."""
+    from battlesight.rulesets.core.unit_matrix import unit_cells, unit_of
+
+    if per_model or scene is None or not lines:
+        return [model_sight(line) for line in lines]
+    units_of = unit_of(scene)
+    cells = unit_cells(scene, [line.verdict.to_dict() for line in lines])
+    by_unit: dict[str, list[SightLine]] = {}
+    for line in lines:
+        by_unit.setdefault(units_of[line.target], []).append(line)
+    out = []
+    for unit, members in by_unit.items():
+        cell = cells[(units_of[lines[0].observer], unit)]
+        if cell.size <= SMALL_UNIT:
+            out += [model_sight(line, unit, cell) for line in members]
+            continue
+        best = max([ln for ln in members if ln.status == cell.status] or members,
+                   key=lambda ln: (ln.verdict.seen_share, ln.verdict.geometric_share))
+        readings = [e for ln in members for e in ln.readings]
+        out.append(DrawnSight(best, palette.RULING[cell.status],
+                              unit_text(cell) + differs_note(readings), unit, cell, readings))
+    return out
+
+
+def model_sight(line: SightLine, unit: str | None = None, cell=None) -> DrawnSight:
+    """A model's own sight line as drawn: its verdict's colour, 'boy-1 54% seen, ...'."""
+    return DrawnSight(line, line.colour, f"{line.target} {line.label}", unit, cell,
+                      list(line.readings))

@@ -3,7 +3,10 @@
 Built from a `geometry.world.World` (meshes handed over as arrays) and, optionally, the
 `scenes.model.Scene` it came from (deployment zones, names). No camera, no window: see `stage`.
 The table top and its decals (zones, heatmap, grid) are drawn first in a fixed order without
-depth tests, so they never fight over depth in the software renderer.
+depth tests, so they never fight over depth in the software renderer. Models are drawn after
+all terrain (a translucent canopy never tints them) and each has an x-ray silhouette drawn
+before it, through the terrain, so a model inside a wood or under a ruin floor is
+still seen where it stands.
 """
 
 from __future__ import annotations
@@ -12,13 +15,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from battlesight.geometry.primitives import transform
-from panda3d.core import NodePath, TransparencyAttrib
+from panda3d.core import CullBinManager, NodePath, TransparencyAttrib
 
 from . import geom, lighting, materials, mesh_textures, palette, proxies
 from .lighting import FLAT, Look
 
 GROUND_BIN = "background"  # a fixed-order bin drawn before the opaque one
 GRID_MAJOR = 6  # a stronger grid line every 6 inches
+XRAY_BIN = "xray"  # after every terrain bin (transparent is 30), before the models
+MODEL_BIN = "models"  # after the x-ray silhouettes, before the overlays' "fixed" bin (40)
+#: An x-ray silhouette's colour: its army colour this much of the way to white, so it reads
+#: as the model (same hue) and as seen through terrain (flat, paler than the shaded model).
+XRAY_LIGHTEN = 0.25
+
+
+def _add_bins() -> None:
+    """The two bins models draw in (once per process; Panda keeps them globally)."""
+    bins = CullBinManager.get_global_ptr()
+    if bins.find_bin(XRAY_BIN) < 0:
+        bins.add_bin(XRAY_BIN, CullBinManager.BT_fixed, 32)
+    if bins.find_bin(MODEL_BIN) < 0:
+        bins.add_bin(MODEL_BIN, CullBinManager.BT_state_sorted, 34)
 
 
 @dataclass
@@ -31,6 +48,7 @@ class SceneGraph:
     terrain: dict[str, NodePath] = field(default_factory=dict)
     models: dict[str, NodePath] = field(default_factory=dict)
     rings: dict[str, NodePath] = field(default_factory=dict)
+    xrays: dict[str, NodePath] = field(default_factory=dict)  # model id -> its silhouette
     overlays: NodePath | None = None
     look: Look = FLAT
     ruleset: str | None = None
@@ -211,19 +229,44 @@ def ring_node(model, colour: palette.Colour, grow: float = 0.0, width: float = 0
     return lighting.unlit(node)
 
 
+def xray_colour(colour: palette.Colour) -> palette.Colour:
+    """The flat colour of a model's x-ray silhouette in army colour `colour`."""
+    return tuple(c + (1.0 - c) * XRAY_LIGHTEN for c in colour[:3]) + (1.0,)
+
+
+def xray_node(name: str, mesh, colour: palette.Colour) -> NodePath:
+    """mesh as a flat silhouette drawn through everything drawn before it (all terrain),
+    writing no depth; the model itself is drawn over it where nothing hides it, so the
+    silhouette stays only where terrain does (a plain depth test off: the software renderer
+    has no greater-than test)."""
+    node = NodePath(geom.mesh_node(name, mesh))
+    node.set_color(*xray_colour(colour))
+    node.set_light_off(1)
+    node.set_depth_test(False, 1)
+    node.set_depth_write(False, 1)
+    node.set_bin(XRAY_BIN, 0, 1)
+    return lighting.unlit(node)
+
+
 def draw_models(root: NodePath, placed, graph: SceneGraph, scene=None) -> None:
     """Draw placed models (geometry.world.PlacedModel) with their base rings under root,
     recorded in graph.models and graph.rings. The lit look draws army colours with darker
-    bases, figures for plain cylinders (`proxies`) and a mesh file's own textures."""
+    bases, figures for plain cylinders (`proxies`) and a mesh file's own textures. Each model
+    node holds its x-ray silhouette (`xray_node`), so hiding the model hides it too."""
+    _add_bins()
     models = root.attach_new_node("models")
+    models.set_bin(MODEL_BIN, 0)
     for model in placed:
         colour = graph.look.army(model.player)
         if graph.look.shaded:
-            node = _lit_model(model, colour, graph.ruleset, scene)
+            node, mesh = _lit_model(model, colour, graph.ruleset, scene)
             node.reparent_to(models)
         else:
-            node = models.attach_new_node(geom.mesh_node(f"model-{model.id}", model.mesh))
+            mesh = model.mesh
+            node = models.attach_new_node(geom.mesh_node(f"model-{model.id}", mesh))
             geom.paint(node, colour)
+        graph.xrays[model.id] = xray_node(f"xray-{model.id}", mesh, colour)
+        graph.xrays[model.id].reparent_to(node)
         node.set_tag("model", model.id)
         ring = ring_node(model, palette.darker(colour, 0.5))
         ring.reparent_to(models)
@@ -231,23 +274,26 @@ def draw_models(root: NodePath, placed, graph: SceneGraph, scene=None) -> None:
         graph.rings[model.id] = ring
 
 
-def _lit_model(model, colour: palette.Colour, ruleset: str | None, scene) -> NodePath:
-    """A model in the lit look: a figure for a plain cylinder, its mesh file's textures, else
-    its volume; army colour with a darker base and a rim light."""
+def _lit_model(model, colour: palette.Colour, ruleset: str | None, scene
+               ) -> tuple[NodePath, object]:
+    """A model in the lit look and the mesh it draws (in table coordinates): a figure for a
+    plain cylinder, its mesh file's textures, else its volume; army colour with a darker base
+    and a rim light."""
     figure = proxies.display_figure(model, ruleset)
     if figure is not None:
         mesh = transform(figure, model.transform)
         return materials.model_nodes(f"model-{model.id}", mesh,
-                                     materials.base_faces_of(mesh), colour)
+                                     materials.base_faces_of(mesh), colour), mesh
     spec = next((m for m in getattr(scene, "models", ()) if m.id == model.id), None)
     if spec is not None and spec.is_mesh:
         textured = materials.textured_mesh(f"model-{model.id}", model.mesh,
                                            _textures_of(scene, spec.shape), colour,
                                            rest=palette.darker(colour, materials.BASE_SHADE))
         if textured is not None:
-            return lighting.rim_light(textured)
+            return lighting.rim_light(textured), model.mesh
     return materials.model_nodes(f"model-{model.id}", model.mesh,
-                                 materials.base_faces_of(model.mesh, model.volume), colour)
+                                 materials.base_faces_of(model.mesh, model.volume),
+                                 colour), model.mesh
 
 
 def build_scene_graph(world, scene=None, look: Look = FLAT) -> SceneGraph:

@@ -12,7 +12,7 @@ from panda3d.core import NodePath
 
 from . import lighting, matrix_view, move_overlays, overlays, palette
 from .cameras import CameraPose, Orbit, parse_view, preset_orbit, view_pose, world_orbit
-from .rulings import Judge, SightLine, sight_lines
+from .rulings import Judge, SightLine, drawn_sights, sight_lines
 from .scenegraph import SceneGraph, build_scene_graph, draw_models, draw_terrain, ring_node
 from .stage import ScreenLabel, Stage
 
@@ -34,7 +34,8 @@ class SceneView:
         self.show_labels = False
         self.show_legend = True
         self.observer: str | None = None
-        self.lines: list[SightLine] = []
+        self.lines: list[SightLine] = []  # every target model's verdict
+        self.sight_per_model = False  # a line per target model, not per unit (eye views do)
         self.target: str | None = None
         self.ruler: tuple[np.ndarray, np.ndarray, float, str] | None = None
         self.heatmap: np.ndarray | None = None
@@ -79,7 +80,7 @@ class SceneView:
             if node is not None:
                 node.remove_node()
         for model_id in models:
-            for nodes in (graph.models, graph.rings):
+            for nodes in (graph.models, graph.rings, graph.xrays):
                 node = nodes.pop(model_id, None)
                 if node is not None:
                     node.remove_node()
@@ -149,6 +150,13 @@ class SceneView:
         self.set_pose(orbit.pose())
 
     def set_pose(self, pose: CameraPose) -> None:
+        """Put the camera at pose. A model's eye view (pose.hide) shows what that eye sees:
+        no x-ray silhouettes through terrain (its unseen targets are marked at the edge)."""
+        for xray in self.graph.xrays.values():
+            if pose.hide is None:
+                xray.show()
+            else:
+                xray.hide()
         hide = self.graph.models.get(pose.hide) if pose.hide else None
         self.stage.hide_node(hide)
         if pose.hide and pose.hide in self.graph.rings:
@@ -249,6 +257,8 @@ class SceneView:
         if self.show_labels:
             labels += self.model_labels({lab.model for lab in labels if lab.model})
         self.stage.label_blocks = blocks
+        self.stage.model_points = np.array(
+            [overlays.label_point(m) for m in self.world.models.values()]).reshape(-1, 3)
         self.stage.set_labels(self.eye_view_labels(labels))
         self._panels()
         widest = 0.62 if self.matrix is not None else 0.45
@@ -261,10 +271,12 @@ class SceneView:
         """The sight lines' tubes under parent and their labels, drawn once per set of lines
         and view (a drag redraws the overlays every pointer move; the lines stay)."""
         from_eye = self.view_name.startswith(f"eye:{self.observer}")
-        key = (id(self.lines), from_eye)
+        key = (id(self.lines), from_eye, self.sight_per_model)
         if self._sight_drawn is None or self._sight_drawn[0] != key:
             node = NodePath("sight-lines")
-            labels = overlays.draw_sight_lines(node, self.world, self.lines,
+            # through the observer's eye, a line per model: each unseen one marked at the edge
+            sights = drawn_sights(self.scene, self.lines, self.sight_per_model or from_eye)
+            labels = overlays.draw_sight_lines(node, self.world, sights,
                                                clear_of_eye=EYE_VIEW_CLEARANCE if from_eye
                                                else 0.0)
             self._sight_drawn = (key, node, labels, self.lines)  # the lines kept: id stays

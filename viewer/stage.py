@@ -80,6 +80,9 @@ class Stage:
         self.labels: list[ScreenLabel] = []
         self.drawn_labels: list[DrawnLabel] = []
         self.label_blocks: list[tuple[float, float, float, float]] = []  # legend panels
+        #: (m, 3) the label point of every model: each label is laid out nearer its own
+        #: model's than any other (`labels.layout`)
+        self.model_points = np.zeros((0, 3))
         self.pose: CameraPose | None = None
         self.inset_left = 0.0  # pixels at the left kept for a legend; the view centres right
         self.hidden: NodePath | None = None
@@ -244,8 +247,12 @@ class Stage:
             return
         descent = 0.2
         leaders = []
+        points = None
+        if len(self.model_points):
+            pixels, inside = self.project(self.model_points)
+            points = pixels[inside]
         for placed in layout(np.array(anchors), np.array(sizes), self.width, self.height,
-                             self.label_blocks, descent):
+                             self.label_blocks, descent, points):
             label, anchor = shown[placed.index], anchors[placed.index]
             add_text(self.labels_root, label.text, *placed.baseline, size, label.colour,
                      shadow=True)

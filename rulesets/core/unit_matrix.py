@@ -51,19 +51,25 @@ def unit_of(scene) -> dict[str, str]:
     return {m.id: m.unit or m.id for m in scene.models}
 
 
+def unit_sizes(scene) -> dict[str, int]:
+    """Unit -> how many of the scene's models it has."""
+    units = list(unit_of(scene).values())
+    return {u: units.count(u) for u in dict.fromkeys(units)}
+
+
 def all_pairs(scene, world) -> list[tuple[str, str]]:
     """Every ordered pair of the scene's models on the table, in scene order (`los --all`)."""
     ids = [m.id for m in scene.models if m.id in world.models]
     return [(a, b) for a in ids for b in ids if a != b]
 
 
-def unit_matrix(scene, verdicts: list[dict]) -> tuple[list[str], dict[tuple[str, str], UnitCell]]:
-    """The units (in the order their models observe) and a cell for every ordered pair of
-    different units, from verdict dicts (`Verdict.to_dict()`: observer, target, visible,
-    cover_text, status)."""
+def unit_cells(scene, verdicts: list[dict]) -> dict[tuple[str, str], UnitCell]:
+    """A cell for every (observer unit, target unit) pair that some verdict dict judges
+    (`Verdict.to_dict()`: observer, target, visible, cover_text, status): how many of the
+    target unit's models are seen, their commonest cover and the best status. The one
+    aggregation of verdicts by unit: `los --all`'s table and the pictures' unit lines."""
     units_of = unit_of(scene)
-    units = list(dict.fromkeys(units_of[v["observer"]] for v in verdicts))
-    size = {u: sum(1 for m in scene.models if (m.unit or m.id) == u) for u in units}
+    size = unit_sizes(scene)
     seen: dict[tuple[str, str], set[str]] = {}
     covers: dict[tuple[str, str], dict[str, str]] = {}
     best: dict[tuple[str, str], int] = {}
@@ -77,13 +83,25 @@ def unit_matrix(scene, verdicts: list[dict]) -> tuple[list[str], dict[tuple[str,
             if v["cover_text"]:
                 covers.setdefault(key, {})[v["target"]] = v["cover_text"]
     cells = {}
+    for (a, b), rank in best.items():
+        texts = list(covers.get((a, b), {}).values())
+        # the most common cover text, a tie to the first met (targets in scene order)
+        common = max(dict.fromkeys(texts), key=texts.count) if texts else ""
+        cells[(a, b)] = UnitCell(a, b, len(seen[(a, b)]), size[b], common, STATUS_ORDER[rank])
+    return cells
+
+
+def unit_matrix(scene, verdicts: list[dict]) -> tuple[list[str], dict[tuple[str, str], UnitCell]]:
+    """The units (in the order their models observe) and a cell for every ordered pair of
+    different units (`unit_cells`; a pair no verdict judges: none seen, hidden)."""
+    units_of = unit_of(scene)
+    units = list(dict.fromkeys(units_of[v["observer"]] for v in verdicts))
+    judged = unit_cells(scene, verdicts)
+    size = unit_sizes(scene)
+    cells = {}
     for a in units:
         for b in units:
-            if a == b:
-                continue
-            texts = list(covers.get((a, b), {}).values())
-            # the most common cover text, a tie to the first met (targets in scene order)
-            common = max(dict.fromkeys(texts), key=texts.count) if texts else ""
-            status = STATUS_ORDER[best.get((a, b), len(STATUS_ORDER) - 1)]
-            cells[(a, b)] = UnitCell(a, b, len(seen.get((a, b), ())), size[b], common, status)
+            if a != b:
+                cells[(a, b)] = judged.get((a, b)) or UnitCell(a, b, 0, size[b], "",
+                                                                 STATUS_ORDER[-1])
     return units, cells

@@ -79,6 +79,10 @@ def add_parser(sub, name: str) -> None:
     parser.add_argument("--fps", type=float_in(MIN_FPS, MAX_FPS), default=None, metavar="F",
                         help=f"turntable frames per second (default {DEFAULT_FPS:g})")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend")
+    parser.add_argument("--per-model", action="store_true",
+                        help="with --los: a sight line per target model (default: one per "
+                             "target unit, coloured by its best verdict; a unit of two "
+                             "models or fewer gets a line per model)")
     parser.add_argument("--json", action="store_true",
                         help="print what was drawn as JSON: the camera, the sight lines "
                              "(observer, target, status, label, seen_share, geometric_share, "
@@ -225,7 +229,8 @@ def settings_from_args(args, world):
             raise UsageError(f"cannot read heatmap field: {error}") from None
     return RenderSettings(
         width=width, height=height, view=args.view, los=args.los, target=args.target,
-        labels=args.labels or False, legend=not args.no_legend, heatmap=heatmap,
+        labels=args.labels or False, legend=not args.no_legend, per_model=args.per_model,
+        heatmap=heatmap,
         heatmap_grid=args.grid, ruler=tuple(args.ruler) if args.ruler else None,
         matrix=args.matrix,
         backend=None if args.renderer in (None, "auto") else args.renderer,
