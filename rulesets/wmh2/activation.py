@@ -26,7 +26,15 @@ from .active import RULE_ACTIVATION, active_unit, model_turn, must_run, single_m
 from .attacking import legal_attack
 from .bodies import bodies
 from .combat import clouds_of, current, effects_of
-from .movement import RULE_ADVANCE, RULE_CHARGE, can_charge, commander_of, in_formation, plan_path
+from .movement import (
+    RULE_ADVANCE,
+    RULE_BASICS,
+    RULE_CHARGE,
+    can_charge,
+    commander_of,
+    in_formation,
+    plan_path,
+)
 from .rules import total_mod
 from .sight import line_of_sight
 
@@ -216,8 +224,8 @@ def _legal_move(game: Game, action: Action) -> Ruling:
                               f"toward its unit commander {leader}")
         mates = tuple(x for x in dests if x != m)  # unit-mates move with it
         path = plan_path(game.board, m, [*dest.get("path", []), dest["at"]], ignore=mates)
-        if path.problem:
-            return Ruling(False, rule, f"{m}: {path.problem}")
+        if path.problem:  # what a base may not pass through: the basics of movement
+            return Ruling(False, RULE_BASICS, f"{m}: {path.problem}")
         if path.cost > limit + 1e-6:
             return Ruling(False, rule, f"{m} would spend {path.cost:.2f}\" of movement; it "
                           f"has {limit:g}\"" + (" (rough terrain costs double)" if path.rough

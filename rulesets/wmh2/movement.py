@@ -26,6 +26,7 @@ from .terrain import rough_outline, terrain_index
 if TYPE_CHECKING:
     from battlesight.rulesets.core.board import Board
 
+RULE_BASICS = "wmh2 §8.1"  # no base through another base, an obstruction or the table's edge
 RULE_ADVANCE = "wmh2 §8.2"
 RULE_CHARGE = "wmh2 §8.3"
 RULE_PLACE = "wmh2 §8.4"
