@@ -150,7 +150,8 @@ class _LineLoading(_BoundedComposer, yaml.constructor.SafeConstructor, yaml.reso
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         self.duplicates: list[tuple[int, Any, int]] = []  # (line, key, first line)
-        self.bad_numbers: list[tuple[int, str, str]] = []  # (line, key path, message)
+        # (line, key path, message, whether the data holds None in its place)
+        self.bad_numbers: list[tuple[int, str, str, bool]] = []
         self._path: list[str] = []
 
     def construct_line_map(self, node: yaml.MappingNode):
@@ -196,9 +197,9 @@ class _LineLoading(_BoundedComposer, yaml.constructor.SafeConstructor, yaml.reso
                 self._path.pop()
             data.lines.append(item.start_mark.line + 1)
 
-    def _bad_number(self, node: yaml.ScalarNode, message: str) -> None:
+    def _bad_number(self, node: yaml.ScalarNode, message: str, lost: bool = False) -> None:
         self.bad_numbers.append((node.start_mark.line + 1, key_path(self._path) or "yaml",
-                                 f"{limits.shorten(node.value, 40)}: {message}"))
+                                 f"{limits.shorten(node.value, 40)}: {message}", lost))
 
     def construct_finite_float(self, node: yaml.ScalarNode) -> float:
         """A float; NaN and infinities (``.nan``, ``.inf``, ``1.0e+400``) are kept but noted
@@ -218,7 +219,8 @@ class _LineLoading(_BoundedComposer, yaml.constructor.SafeConstructor, yaml.reso
             except ValueError:
                 value = None
         if value is None or abs(value) > limits.MAX_INT:
-            self._bad_number(node, f"whole number too large (the limit is {limits.MAX_INT:,})")
+            self._bad_number(node, f"whole number too large (the limit is {limits.MAX_INT:,})",
+                             lost=True)
             return None
         return value
 
@@ -300,31 +302,38 @@ def parse_yaml(text: str, file: str, loader_class: type = LineLoader
     problems = [SceneProblem(file, line, limits.shorten(str(key), 120),
                              f"duplicate key {limits.shown(key)} (first at line {first})")
                 for line, key, first in loader.duplicates]
-    problems += [NumberProblem(file, line, key, message)
-                 for line, key, message in loader.bad_numbers]
+    problems += [(LostNumber if lost else NumberProblem)(file, line, key, message)
+                 for line, key, message, lost in loader.bad_numbers]
     return data, problems
 
 
 class NumberProblem(SceneProblem):
-    """A number the reader refused (NaN, infinite, too large): the data holds None there, so a
-    checker that reads the key would only say it got None (see ``merge_problems``)."""
+    """A number the reader refused that the data still holds (NaN, infinite): a checker that
+    reads the key may report it in its own words (see ``merge_problems``)."""
+
+
+class LostNumber(NumberProblem):
+    """A whole number too large to hold: the data holds None in its place, so a checker that
+    reads the key would only say it got None (see ``merge_problems``)."""
 
 
 def merge_problems(read: list[SceneProblem], checked: list[SceneProblem]
                    ) -> list[SceneProblem]:
-    """The reader's and a checker's problems, sorted by line. A checker's error at the line
-    and key (or a key above it) of a number the reader refused is left out: the value it saw
-    is the reader's None, and the reader's message ("whole number too large") is the one
-    that says what is wrong. A number no command can read is an error wherever it stands,
-    under an unknown key too, so the gate refuses what every command would refuse."""
-    numbers = [p for p in read if isinstance(p, NumberProblem)]
+    """The reader's and a checker's problems, sorted by line. Where both speak of one value
+    (the same line, the reader's key at or below the checker's), one message is kept: the
+    checker's for a number the data still holds ("must be a finite number"), the reader's for
+    one it could not hold (the checker saw None; "whole number too large" says what is
+    wrong). A checker's warning (an unknown key) covers nothing: a number no command can read
+    is an error wherever it stands, so the gate refuses what every command would refuse."""
+    def same_value(n: SceneProblem, q: SceneProblem) -> bool:
+        return q.level == "error" and n.line == q.line and (
+            n.key == q.key or n.key.startswith((f"{q.key}[", f"{q.key}.")))
 
-    def about_a_refused_number(q: SceneProblem) -> bool:
-        return q.level == "error" and any(
-            n.line == q.line and (n.key == q.key or n.key.startswith((f"{q.key}[", f"{q.key}.")))
-            for n in numbers)
-    kept = [q for q in checked if not about_a_refused_number(q)]
-    return sorted(read + kept, key=lambda q: (q.line is None, q.line or 0))
+    lost = [p for p in read if isinstance(p, LostNumber)]
+    kept_read = [p for p in read if isinstance(p, LostNumber) or not (
+        isinstance(p, NumberProblem) and any(same_value(p, q) for q in checked))]
+    kept_checked = [q for q in checked if not any(same_value(n, q) for n in lost)]
+    return sorted(kept_read + kept_checked, key=lambda q: (q.line is None, q.line or 0))
 
 
 def read_yaml(path: str | os.PathLike[str], what: str = "scene file"

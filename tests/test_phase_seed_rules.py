@@ -143,9 +143,10 @@ def test_aos_a_retreat_may_also_be_a_run():
 # `stop_at` is inches travelled, carried on to where the target comes into melee range.
 def test_mk2_charge_with_stop_at_never_stops_out_of_melee_range():
     from battlesight.rulesets.wmh2.movement import charge_allowance, charge_move
-    from battlesight.rulesets.wmh2.sandbox import Sandbox
 
-    board = Sandbox().model("jack", (10, 10), 40, profile="warjack-light") \
+    from tests.tables import Wmh2Table
+
+    board = Wmh2Table().model("jack", (10, 10), 40, profile="warjack-light") \
         .model("B", (20, 10), player=2).board()
     reach = board.profile("jack").melee_range
     free = charge_move(board, "jack", "B", charge_allowance(6))

@@ -641,3 +641,16 @@ def test_internal_errors_become_one_line_problems(tmp_path, monkeypatch):
     assert "with two lines" not in str(problems[0])  # the code's text never reaches the user
     with pytest.raises(SceneError, match="internal error"):
         load_scene(path)
+
+
+@pytest.mark.parametrize("entry, key", [
+    ("{id: m, player: 1, at: [10, 10], height: 18446744073709551616}", "models[m].height"),
+    ("{id: m, player: 1, at: [10, 18446744073709551616]}", "models[m].at[1]"),
+])
+def test_a_number_too_large_under_a_known_key_says_so(tmp_path, entry, key):
+    """The reader keeps no value for 2^64: the checker, which would see None there ('must be a
+    number, got None'), gives way to the reader's own words, once."""
+    text = f"ruleset: wh40k6\ntable: [48, 48]\nmodels:\n  - {entry}\n"
+    found = problem(tmp_path, text, key, "whole number too large", needle="id: m,")
+    assert "None" not in found.message
+    assert len(validate_scene_file(write_scene(tmp_path, text))) == 1
