@@ -45,6 +45,9 @@ class ViewerWindow(ShowBase):
         w, h = self.win.get_x_size(), self.win.get_y_size()
         look = lighting.for_output(look or lighting.Look(), self.win)  # lit where GLSL is
         self.scene_view = SceneView(world, scene, w or width, h or height, look)
+        # the player clicks a target model's own line for why: a line per model here, where
+        # pictures draw one per unit
+        self.scene_view.sight_per_model = True
         self.controller = Controller(self.scene_view, loader, grid=grid, threaded=True)
         self.disable_mouse()
         self.win.remove_all_display_regions()
