@@ -40,6 +40,11 @@ def test_the_python_example_runs_and_agrees_with_the_commands(monkeypatch, tmp_p
     assert alone and eval(seen) == alone  # noqa: S307 - a printed list
 
 
+#: the suite on both cores: a file's tests stay on one worker (their module fixtures are built
+#: once); pytest-xdist is in the test extra
+TEST_COMMAND = "pytest -q -n 2 --dist loadfile"
+
+
 def test_the_readme_starts_with_the_two_commands():
     first = re.search(r"```bash\n(.*?)```", README, flags=re.S)
     assert first is not None and README.index(first.group(0)) < README.index("\n## ")
@@ -47,4 +52,6 @@ def test_the_readme_starts_with_the_two_commands():
     assert len(lines) == 2
     assert lines[0].endswith("battlesight demo") and "pip install -q ." in lines[0]
     assert " -e " not in lines[0]  # what a user installs: the real package, not a link
-    assert lines[1].endswith("pytest -q") and '-e ".[test]"' in lines[1]
+    assert lines[1].endswith(TEST_COMMAND) and '-e ".[test]"' in lines[1]
+    # CI runs the README's test command, not one of its own
+    assert f".venv/bin/python -m {TEST_COMMAND}\n" in (ROOT / ".ci" / "run").read_text()
