@@ -9,6 +9,8 @@ same triangles (`bench.mesh`).
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from battlesight.bench.mesh import big_mesh_figures
 from battlesight.bench.rays import bench, format_figures
 from battlesight.cli.arguments import int_in
@@ -42,6 +44,16 @@ def add_parser(sub, name: str) -> None:
 #: model moves (verdicts after a move, a drag frame; issue 23), who sees whom on tables
 #: of 44 to 400 models (issue 27).
 ONLY = ("rays", "layout", "render", "rulings", "replay", "moves", "whosees")
+#: how each group after the rays is printed: its module under battlesight.bench, the function
+#: that formats its figures, and their key in the figures (imported only when printed)
+FORMATTERS = {
+    "layout": ("analysis", "format_layout_bench", "layout"),
+    "render": ("render", "format_render_bench", "render"),
+    "rulings": ("rulings", "format_rulings_bench", "rulings"),
+    "replay": ("replay", "format_replay_bench", "replay"),
+    "moves": ("moves", "format_moves_bench", "moves"),
+    "whosees": ("whosees", "format_who_sees_whom", "who_sees_whom"),
+}
 
 def _sizes(text: str) -> tuple[int, ...]:
     """'100,200': the who-sees-whom tables of those model counts."""
@@ -96,30 +108,10 @@ def run(args) -> int:
         print_json(figures)
     else:
         text = [format_figures(figures)] if "rays" in only else []
-        if "layout" in only:
-            from battlesight.bench.analysis import format_layout_bench
-
-            text.append(format_layout_bench(figures["layout"]))
-        if "render" in only:
-            from battlesight.bench.render import format_render_bench
-
-            text.append(format_render_bench(figures["render"]))
-        if "rulings" in only:
-            from battlesight.bench.rulings import format_rulings_bench
-
-            text.append(format_rulings_bench(figures["rulings"]))
-        if "replay" in only:
-            from battlesight.bench.replay import format_replay_bench
-
-            text.append(format_replay_bench(figures["replay"]))
-        if "moves" in only:
-            from battlesight.bench.moves import format_moves_bench
-
-            text.append(format_moves_bench(figures["moves"]))
-        if "whosees" in only:
-            from battlesight.bench.whosees import format_who_sees_whom
-
-            text.append(format_who_sees_whom(figures["who_sees_whom"]))
+        for group, (module, formatter, key) in FORMATTERS.items():
+            if group in only:
+                text.append(getattr(import_module(f"battlesight.bench.{module}"),
+                                    formatter)(figures[key]))
         print("\n".join(text))
     return 0
 
