@@ -40,9 +40,9 @@ def test_the_python_example_runs_and_agrees_with_the_commands(monkeypatch, tmp_p
     assert alone and eval(seen) == alone  # noqa: S307 - a printed list
 
 
-#: the suite on both cores: a file's tests stay on one worker (their module fixtures are built
-#: once); pytest-xdist is in the test extra
-TEST_COMMAND = "pytest -q -n 2 --dist loadfile"
+#: the suite on both cores, an idle worker taking tests from the busy one (the suite's long
+#: files would otherwise leave one core idle); pytest-xdist is in the test extra
+TEST_COMMAND = "pytest -q -n 2 --dist worksteal"
 
 
 def test_the_readme_starts_with_the_two_commands():
