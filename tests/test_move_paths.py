@@ -180,20 +180,21 @@ def test_battlefield_move_answers_the_moved_battlefield_or_why_not(tmp_path):
         bf.move("nobody", (1, 1))
 
 
+def plain_table(*models: tuple[str, str, int, tuple[float, float]]) -> battlesight.Battlefield:
+    """A 48" wh40k6 table of plain 32 mm models, each (id, unit, player, at)."""
+    return battlesight.load({
+        "format": 1, "name": "moves", "ruleset": "wh40k6", "table": [48, 48],
+        "models": [{"id": m, "unit": u, "player": p, "at": list(at), "base": 32, "height": 1.6}
+                   for m, u, p, at in models]})
+
+
 def test_scripts_and_the_window_judge_a_move_alike():
     """`Battlefield.move` gives the window's answer (`judge_move`, the move action's legality)
     on top of the path check: a clear path that leaves the unit out of coherency is refused
     by both with the same rule, a move that keeps it is allowed by both."""
     from battlesight.rulesets.core.move_trial import judge_move
 
-    scene = {"format": 1, "name": "pair", "ruleset": "wh40k6", "table": [48, 48],
-             "models": [{"id": "a", "unit": "u", "player": 1, "at": [10, 10], "base": 32,
-                         "height": 1.6},
-                        {"id": "b", "unit": "u", "player": 1, "at": [11.5, 10], "base": 32,
-                         "height": 1.6},
-                        {"id": "e", "unit": "x", "player": 2, "at": [40, 40], "base": 32,
-                         "height": 1.6}]}
-    bf = battlesight.load(scene)
+    bf = plain_table(("a", "u", 1, (10, 10)), ("b", "u", 1, (11.5, 10)), ("e", "x", 2, (40, 40)))
     for to, ok in (((10.0, 15.0), False), ((10.0, 11.0), True)):
         script, window = bf.move("a", to), judge_move(bf.scene, {"a": to})
         assert script.ok == window.ok == ok
@@ -205,14 +206,7 @@ def test_scripts_and_the_window_judge_a_move_alike():
 def test_a_move_too_long_is_refused_for_its_length_not_for_what_lies_past_its_reach():
     """A 30" move with a base 27" along is refused as too long (the model never gets there);
     a base within the allowance still stops it first."""
-    scene = {"format": 1, "name": "long", "ruleset": "wh40k6", "table": [48, 48],
-             "models": [{"id": "a", "unit": "u", "player": 1, "at": [10, 5], "base": 32,
-                         "height": 1.6},
-                        {"id": "far", "unit": "x", "player": 2, "at": [10, 32], "base": 32,
-                         "height": 1.6},
-                        {"id": "near", "unit": "y", "player": 1, "at": [16, 7], "base": 32,
-                         "height": 1.6}]}
-    bf = battlesight.load(scene)
+    bf = plain_table(("a", "u", 1, (10, 5)), ("far", "x", 2, (10, 32)), ("near", "y", 1, (16, 7)))
     long = bf.move("a", (10, 35)).check
     assert not long.allowed and long.blocker is None and "may move at most 6\"" in long.reason
     assert bf.move("a", (15, 5)).ok  # 5" along open ground
